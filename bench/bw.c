@@ -1,0 +1,74 @@
+/* bw.c - windowed bandwidth between ranks 0 and 1, unidirectional and bidirectional
+ * (seed 001 section 3.1 window of 64; OSU osu_bw / osu_bibw). Uni: rank 0 posts -w Isends,
+ * rank 1 -w Irecvs into distinct buffers, then a 4-byte ack closes the window. Bi: both ranks
+ * post -w Irecvs and -w Isends at once. Bandwidth = bytes moved / window time, MB = 1e6 bytes.
+ * Output: bw,<bytes>,<ranks>,{uni,bi}_MBps,<MB/s> */
+#include "common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    char *sbuf, *rbuf; /* one send buffer (read concurrently, fine since MPI-3), window recv buffers */
+    MPI_Request *req;
+    size_t size;
+    int window, rank;
+} ctx_t;
+
+static void uni(void *p)
+{
+    ctx_t *c = p;
+    int ack = 0, n = (int)c->size;
+    if (c->rank == 0) {
+        for (int w = 0; w < c->window; w++)
+            MPI_Isend(c->sbuf, n, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &c->req[w]);
+        nb_waitall(c->window, c->req);
+        MPI_Recv(&ack, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (c->rank == 1) {
+        for (int w = 0; w < c->window; w++)
+            MPI_Irecv(c->rbuf + (size_t)w * c->size, n, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &c->req[w]);
+        nb_waitall(c->window, c->req);
+        MPI_Send(&ack, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+    }
+}
+
+static void bi(void *p)
+{
+    ctx_t *c = p;
+    int n = (int)c->size;
+    if (c->rank > 1)
+        return;
+    int peer = 1 - c->rank;
+    for (int w = 0; w < c->window; w++)
+        MPI_Irecv(c->rbuf + (size_t)w * c->size, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &c->req[w]);
+    for (int w = 0; w < c->window; w++)
+        MPI_Isend(c->sbuf, n, MPI_BYTE, peer, 1, MPI_COMM_WORLD, &c->req[c->window + w]);
+    nb_waitall(2 * c->window, c->req);
+}
+
+int main(int argc, char **argv)
+{
+    nb_opts o;
+    nb_init(&argc, &argv, &o, "1:4M", 0, "  -c  uni,bi (default both)\n");
+    if (o.nranks < 2) {
+        fprintf(stderr, "bw: needs at least 2 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    size_t max = o.sizes[o.nsizes - 1];
+    ctx_t c = {nb_alloc(max), nb_alloc(max * (size_t)o.window),
+               malloc(2 * (size_t)o.window * sizeof(MPI_Request)), 0, o.window, o.rank};
+    for (int i = 0; i < o.nsizes; i++) {
+        c.size = o.sizes[i];
+        double bytes = (double)c.size * o.window;
+        if (nb_selected(&o, "uni")) {
+            double t = nb_time(&o, MPI_COMM_WORLD, NULL, uni, &c);
+            nb_emit(&o, "bw", (double)c.size, "uni_MBps", bytes / t / 1e6);
+        }
+        if (nb_selected(&o, "bi")) {
+            double t = nb_time(&o, MPI_COMM_WORLD, NULL, bi, &c);
+            nb_emit(&o, "bw", (double)c.size, "bi_MBps", 2 * bytes / t / 1e6);
+        }
+    }
+    nb_finalize();
+    return 0;
+}

@@ -1,0 +1,814 @@
+"""bench/compare: nodempi vs Open MPI vs MPICH vs the hardware limit, in one interleaved run.
+
+Builds bench/*.c with each MPI's mpicc (make BUILD=build-<mpi>), then for every repetition runs
+every benchmark job with every MPI back to back (the MPI order rotating per repetition), so slow
+drifts of this shared machine hit all MPIs alike. Before each job it samples the one-way
+cache-line latency between the two cores (bench/hwlimit), the floor that moves between ~35 and
+~300 ns here; once per repetition it measures memcpy bandwidth per size. Reports medians over
+repetitions, the spread, and nodempi / best peer computed within each repetition.
+Run through the bench/compare wrapper; bench/README.md documents the options.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+MPIS = ["nodempi", "openmpi", "mpich"]
+LABEL = {"nodempi": "nodempi", "openmpi": "Open MPI", "mpich": "MPICH"}
+PEERS = ["openmpi", "mpich"]
+APT = {"openmpi": ["openmpi-bin", "libopenmpi-dev"], "mpich": ["mpich", "libmpich-dev"]}
+GROUPS = ["latency", "bw", "multipair", "skew", "coll", "rma", "halo2d", "cg"]
+COLL_OPS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
+            "reduce_scatter", "gather", "scatter"]
+RMA_XFER = ["put", "get", "acc"]
+RMA_SYNC = ["fetch_and_op", "cas", "lock_unlock", "fence"]
+
+# Sweeps. Full: what docs/benchmarks.md shows. Quick: the same shapes with fewer points, two
+# rank counts and three repetitions, so the whole thing stays under 3 minutes on this machine.
+FULL = dict(latency="1:4M", bw="1:4M", multipair="1:4M:4", coll="4:4M:4", rma="4:1M:4",
+            skew="0,1,2,5,10,20,50,100", halo2d="64,256,1024", cg="1K,16K,256K",
+            ranks="2,4,8", reps=5, budget=0.1, timeout=600)
+QUICK = dict(latency="8:2M:8", bw="8:2M:8", multipair="8:512K:16", coll="4:256K:16",
+             rma="8:512K:16", skew="0,5,20,50", halo2d="64,512", cg="1K,64K",
+             ranks="2,4", reps=3, budget=0.02, timeout=90)
+SMOKE = dict(latency="8", bw="8", multipair="8", coll="8", rma="8", skew="1", halo2d="16",
+             cg="64", ranks="2", reps=1, budget=0.001, timeout=60)
+
+
+def log(*a):
+    print(*a, file=sys.stderr, flush=True)
+
+
+def run_quiet(cmd, timeout=600, env=None):
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=timeout, env=env)
+        return p.returncode, p.stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return -1, str(e)
+
+
+def parse_sizes(spec):
+    """Same grammar as bench/common.c: '4:4M' powers of two, '4:4M:4' factor 4, lists."""
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+    def one(t):
+        t = t.strip()
+        return int(t[:-1]) * mult[t[-1].upper()] if t[-1].upper() in mult else int(t)
+
+    out = []
+    for part in spec.split(","):
+        f = part.split(":")
+        if len(f) == 1:
+            out.append(one(f[0]))
+            continue
+        a, b, k = one(f[0]), one(f[1]), (one(f[2]) if len(f) > 2 else 2)
+        while a <= b:
+            out.append(a)
+            a *= k
+    return out
+
+
+def human(n):
+    n = int(n)
+    for unit, sh in (("M", 20), ("K", 10)):
+        if n >= 1 << sh and n % (1 << sh) == 0:
+            return "%d%s" % (n >> sh, unit)
+    return str(n)
+
+
+def fmt(v):
+    if v is None:
+        return "n/a"
+    a = abs(v)
+    if a >= 100:
+        return "%.0f" % v
+    if a >= 10:
+        return "%.1f" % v
+    if a >= 1:
+        return "%.2f" % v
+    return "%.3g" % v
+
+
+def lower_is_better(metric):
+    return not metric.endswith("MBps")
+
+
+# ---------------------------------------------------------------- MPIs: find, install, build
+
+class Mpi:
+    def __init__(self, name, mpicc, mpiexec):
+        self.name, self.mpicc, self.mpiexec = name, mpicc, mpiexec
+        self.build = os.path.join(HERE, "build-" + name)
+        self.ok = False
+        self.why = ""
+        self.has_rma = False
+        self.version = ""
+
+    def launch(self, n, prog, args, ncpus):
+        bind = "core" if n <= ncpus else "none"
+        exe = os.path.join(self.build, prog)
+        if self.name == "mpich":
+            return [self.mpiexec, "-n", str(n), "-bind-to", bind, exe] + args
+        cmd = [self.mpiexec, "-n", str(n), "--bind-to", bind]
+        if self.name == "openmpi" and n > ncpus:
+            cmd.append("--oversubscribe")
+        return cmd + [exe] + args
+
+
+def run_env():
+    env = dict(os.environ)
+    # Open MPI refuses root without these.
+    env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    # Open MPI 4.1's default one-sided component (osc/rdma over btl/vader) segfaults in
+    # MPI_Compare_and_swap on 64-bit types (open-mpi/ompi#11349, #7967); osc/sm is its
+    # shared-memory one-sided component and the fastest it has on one node. Affects RMA only.
+    env.setdefault("OMPI_MCA_osc", "sm")
+    return env
+
+
+def apt_install(pkgs):
+    if not shutil.which("apt-get"):
+        log("cannot install %s: no apt-get" % " ".join(pkgs))
+        return False
+    pre = [] if os.geteuid() == 0 else (["sudo"] if shutil.which("sudo") else None)
+    if pre is None:
+        log("cannot install %s: not root and no sudo" % " ".join(pkgs))
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    log("installing with apt-get: " + " ".join(pkgs))
+    subprocess.run(pre + ["apt-get", "update"], env=env, stdout=subprocess.DEVNULL)
+    return subprocess.run(pre + ["apt-get", "install", "-y"] + pkgs, env=env,
+                          stdout=subprocess.DEVNULL).returncode == 0
+
+
+def find_mpis(wanted, args):
+    mpis = []
+    need = []
+    for m in wanted:
+        if m in APT and not (shutil.which("mpicc." + m) and shutil.which("mpiexec." + m)):
+            need += APT[m]
+    if not shutil.which("make"):
+        need.append("make")
+    if need and args.install:
+        apt_install(need)
+    for m in wanted:
+        if m == "nodempi":
+            prefix = args.nodempi_prefix or os.path.join(REPO, "build")
+            mpi = Mpi(m, os.path.join(prefix, "bin", "mpicc"), os.path.join(prefix, "bin", "mpiexec"))
+            if not (os.access(mpi.mpicc, os.X_OK) and os.access(mpi.mpiexec, os.X_OK)):
+                mpi.why = "not built yet (no %s)" % os.path.relpath(mpi.mpicc, REPO)
+        else:
+            mpi = Mpi(m, shutil.which("mpicc." + m) or "mpicc." + m,
+                      shutil.which("mpiexec." + m) or "mpiexec." + m)
+            if not shutil.which(mpi.mpicc):
+                mpi.why = "not installed (%s missing)" % mpi.mpicc
+        mpis.append(mpi)
+    return mpis
+
+
+def build(mpi):
+    if mpi.why:
+        return
+    # -B: always rebuild, so a rebuilt nodempi library is never measured through stale binaries.
+    rc, out = run_quiet(["make", "-B", "-j2", "-C", HERE, "MPICC=" + mpi.mpicc,
+                         "BUILD=build-" + mpi.name])
+    if rc != 0:
+        mpi.why = "build failed (see %s/build.log)" % os.path.relpath(mpi.build, REPO)
+        os.makedirs(mpi.build, exist_ok=True)
+        with open(os.path.join(mpi.build, "build.log"), "w") as f:
+            f.write(out)
+        log("%s: %s\n%s" % (mpi.name, mpi.why, out[-3000:]))
+        return
+    mpi.ok = True
+    mpi.has_rma = os.path.exists(os.path.join(mpi.build, "rma"))
+    if not mpi.has_rma:
+        log("%s: no MPI-3 RMA, one-sided benchmarks skipped" % mpi.name)
+    rc, out = run_quiet([mpi.mpiexec, "--version"], timeout=10, env=run_env())
+    lines = [l.strip() for l in out.splitlines() if l.strip()] if rc == 0 else []
+    if mpi.name == "mpich":
+        lines = [l for l in lines if l.startswith("Version:")] or lines
+    mpi.version = " ".join(lines[0].split()) if lines else "?"
+
+
+def build_hw():
+    rc, out = run_quiet(["make", "-B", "-C", HERE, "BUILD=build-hw", "hwlimit"])
+    if rc != 0:
+        log("hwlimit build failed; no hardware limit\n" + out[-2000:])
+        return None
+    return os.path.join(HERE, "build-hw", "hwlimit")
+
+
+# ---------------------------------------------------------------- jobs
+
+class Job:
+    def __init__(self, group, prog, args, ranks, rma=False):
+        self.group, self.prog, self.args, self.ranks, self.rma = group, prog, args, ranks, rma
+
+    def __str__(self):
+        return "%s -n %d %s" % (self.prog, self.ranks, " ".join(self.args))
+
+
+def plan(cfg, groups, ranks, sizes_override):
+    s = dict(cfg)
+    if sizes_override:
+        for k in ("latency", "bw", "multipair", "coll", "rma"):
+            s[k] = sizes_override
+    t = ["-t", str(cfg["budget"])]
+    jobs = []
+    # Two-process benchmarks run on 2 ranks, one per core.
+    for g in ("latency", "bw", "skew"):
+        if g in groups:
+            jobs.append(Job(g, g, ["-s", s[g]] + t, 2))
+    for n in ranks:
+        if "multipair" in groups:
+            jobs.append(Job("multipair", "multipair", ["-s", s["multipair"]] + t, n))
+        if "coll" in groups:
+            jobs.append(Job("coll", "coll", ["-s", s["coll"]] + t, n))
+        if "rma" in groups:
+            # Passive-target ops are between ranks 0 and 1 whatever n is; only the fence epoch
+            # involves every rank, so that is all that runs at the oversubscribed counts.
+            extra = [] if n == 2 else ["-c", "fence"]
+            jobs.append(Job("rma", "rma", ["-s", s["rma"]] + extra + t, n, rma=True))
+        for g in ("halo2d", "cg"):
+            if g in groups:
+                jobs.append(Job(g, g, ["-s", s[g]] + t, n))
+    return jobs
+
+
+def parse_csv(out):
+    rows = []
+    for line in out.splitlines():
+        f = line.strip().split(",")
+        if len(f) != 5 or f[0] == "benchmark":
+            continue
+        try:
+            rows.append((f[0], float(f[1]), int(f[2]), f[3], float(f[4])))
+        except ValueError:
+            pass
+    return rows
+
+
+def run_job(cmd, timeout, env):
+    """Run one MPI job in its own process group; on timeout kill that group, nothing else."""
+    t0 = time.time()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                out, err = p.communicate(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        return None, "timeout after %.0f s" % timeout, time.time() - t0
+    if p.returncode != 0:
+        tail = " | ".join(l for l in err.strip().splitlines()[-3:])
+        return parse_csv(out), "exit %d: %s" % (p.returncode, tail[:300]), time.time() - t0
+    return parse_csv(out), None, time.time() - t0
+
+
+# ---------------------------------------------------------------- statistics
+
+def summarize(raw):
+    """raw: dicts with rep, mpi, benchmark, x, ranks, metric, value. Returns summary rows."""
+    cells = {}
+    for r in raw:
+        key = (r["benchmark"], r["metric"], r["ranks"], r["x"])
+        cells.setdefault(key, {}).setdefault(r["mpi"], {})[r["rep"]] = r["value"]
+    out = []
+    for key in sorted(cells, key=lambda k: (k[0], k[1], k[2], k[3])):
+        per = cells[key]
+        row = dict(benchmark=key[0], metric=key[1], ranks=key[2], x=key[3])
+        for m in MPIS:
+            vals = list(per.get(m, {}).values())
+            if vals:
+                med = statistics.median(vals)
+                row[m] = dict(median=med, min=min(vals), max=max(vals), n=len(vals),
+                              spread_pct=(max(vals) - min(vals)) / 2 / med * 100 if med else 0)
+        # nodempi / best peer within each repetition, then the median of those ratios.
+        ratios = []
+        low = lower_is_better(key[1])
+        for rep, v in per.get("nodempi", {}).items():
+            peers = [per[p][rep] for p in PEERS if p in per and rep in per[p]]
+            if peers:
+                best = min(peers) if low else max(peers)
+                if best:
+                    ratios.append(v / best)
+        if ratios:
+            row["ratio"] = dict(median=statistics.median(ratios), min=min(ratios),
+                                max=max(ratios), n=len(ratios))
+        out.append(row)
+    return out
+
+
+def hw_limits(raw_hw, ncpus):
+    floors = [r["value"] for r in raw_hw if r["benchmark"] == "cacheline" and r["metric"] == "oneway_ns"]
+    per = {"memcpy": {}, "xcopy": {}}
+    for r in raw_hw:
+        if r["benchmark"] in per:
+            per[r["benchmark"]].setdefault(int(r["x"]), []).append(r["value"])
+    memcpy = {k: statistics.median(v) for k, v in per["memcpy"].items()}
+    xcopy = {k: statistics.median(v) for k, v in per["xcopy"].items()}
+    floor = statistics.median(floors) if floors else None
+    return floor, memcpy, xcopy
+
+
+def limit_for(row, floor, memcpy, ncpus):
+    """The hardware bound for a summary row, or None where no simple one applies."""
+    b, m, n, x = row["benchmark"], row["metric"], row["ranks"], int(row["x"])
+    mcb = memcpy.get(x if x > 0 else 1)
+    if mcb is None:
+        return None
+    copy_us = x / mcb  # bytes / (1e6 B/s) = microseconds
+    if (b, m) == ("latency", "lat_us") or (b == "multipair" and m.startswith("lat_") and n <= ncpus):
+        # one cache-line crossing plus one copy of the payload
+        return floor / 1000 + copy_us if floor is not None else None
+    if (b, m) == ("bw", "uni_MBps"):
+        return mcb
+    if (b, m) == ("bw", "bi_MBps"):
+        return min(2, ncpus) * mcb
+    if b == "multipair" and m.startswith("bw_"):
+        return min(max(n // 2, 1), ncpus) * mcb
+    return None
+
+
+# ---------------------------------------------------------------- tables
+
+def group_rows(summary):
+    groups = {}
+    for r in summary:
+        groups.setdefault((r["benchmark"], r["metric"], r["ranks"]), []).append(r)
+    order = {b: i for i, b in enumerate(["latency", "bw", "multipair", "skew"] + COLL_OPS +
+                                         RMA_XFER + RMA_SYNC + ["halo2d", "cg"])}
+    return sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1], kv[0][2]))
+
+
+XNAME = {"skew": "c2 (us)", "halo2d": "n", "cg": "n"}
+SYNC_ONE = set(RMA_SYNC)
+
+
+def tables(summary, mpis, floor, memcpy, ncpus, markdown=False):
+    cols = [LABEL[m] for m in MPIS]
+    parts = []
+    groups = group_rows(summary)
+    # One-point RMA synchronisation results: one combined table per rank count.
+    sync = [(k, rows) for k, rows in groups if k[0] in SYNC_ONE]
+    other = [(k, rows) for k, rows in groups if k[0] not in SYNC_ONE]
+    for (b, metric, n), rows in other:
+        better = "lower" if lower_is_better(metric) else "higher"
+        title = "%s %s, %d ranks%s (%s is better; ratio = nodempi / best peer)" % (
+            b, metric, n, " oversubscribed" if n > ncpus else "", better)
+        if b == "skew":
+            title += "; m = 16 KiB, c1 = 1 us, window 64"
+        head = [XNAME.get(b, "size")] + cols + ["ratio", "limit"]
+        body = []
+        for r in rows:
+            x = r["x"]
+            xs = str(int(x)) if b in XNAME else human(x)
+            line = [xs]
+            for m in MPIS:
+                c = r.get(m)
+                line.append("%s ±%.0f%%" % (fmt(c["median"]), c["spread_pct"]) if c else "n/a")
+            line.append(fmt(r["ratio"]["median"]) if "ratio" in r else "n/a")
+            lim = limit_for(r, floor, memcpy, ncpus)
+            line.append(fmt(lim) if lim is not None else "-")
+            body.append(line)
+        parts.append(render(title, head, body, markdown))
+    by_n = {}
+    for (b, metric, n), rows in sync:
+        by_n.setdefault(n, []).extend(rows)
+    for n, rows in sorted(by_n.items()):
+        title = "rma synchronisation and atomics lat_us, %d ranks (lower is better)" % n
+        head = ["operation"] + cols + ["ratio"]
+        body = []
+        for r in rows:
+            line = [r["benchmark"]]
+            for m in MPIS:
+                c = r.get(m)
+                line.append("%s ±%.0f%%" % (fmt(c["median"]), c["spread_pct"]) if c else "n/a")
+            line.append(fmt(r["ratio"]["median"]) if "ratio" in r else "n/a")
+            body.append(line)
+        parts.append(render(title, head, body, markdown))
+    return parts
+
+
+def render(title, head, body, markdown):
+    if markdown:
+        s = "**%s**\n\n| %s |\n|%s\n" % (title, " | ".join(head), "---|" * len(head))
+        return s + "".join("| %s |\n" % " | ".join(l) for l in body)
+    w = [max(len(str(r[i])) for r in [head] + body) for i in range(len(head))]
+    lines = [title, "  ".join(h.rjust(w[i]) for i, h in enumerate(head))]
+    lines += ["  ".join(str(c).rjust(w[i]) for i, c in enumerate(l)) for l in body]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- plots
+
+COLOR = {"nodempi": "tab:red", "openmpi": "tab:blue", "mpich": "tab:green"}
+
+
+def get_mpl(install):
+    try:
+        import matplotlib
+    except ImportError:
+        if not install:
+            return None
+        if sys.executable.startswith("/usr/bin/") and shutil.which("apt-get"):
+            apt_install(["python3-matplotlib"])
+        else:
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "matplotlib"])
+        try:
+            import matplotlib
+        except ImportError:
+            return None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def series(summary, b, metric, n, mpi):
+    pts = [(r["x"], r[mpi]) for r in summary
+           if r["benchmark"] == b and r["metric"] == metric and r["ranks"] == n and mpi in r]
+    pts.sort(key=lambda p: p[0])
+    return ([p[0] for p in pts], [p[1]["median"] for p in pts],
+            [p[1]["median"] - p[1]["min"] for p in pts], [p[1]["max"] - p[1]["median"] for p in pts])
+
+
+def draw(ax, summary, b, metric, n, limit=None, style="-", label_suffix="", logx=True, logy=True):
+    any_ = False
+    for m in MPIS:
+        x, y, lo, hi = series(summary, b, metric, n, m)
+        if not x:
+            continue
+        any_ = True
+        if logx:
+            x = [max(v, 0.5) for v in x]
+        ax.errorbar(x, y, yerr=[lo, hi], fmt=style, marker="o", ms=3, capsize=2,
+                    color=COLOR[m], label=LABEL[m] + label_suffix)
+    if limit:
+        lx, ly = limit
+        if lx:
+            ax.plot(lx, ly, "k--", lw=1, label="hardware limit" + label_suffix)
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    return any_
+
+
+def limit_line(summary, b, metric, n, floor, memcpy, ncpus):
+    xs = sorted({r["x"] for r in summary if r["benchmark"] == b and r["metric"] == metric
+                 and r["ranks"] == n})
+    pts = [(x, limit_for(dict(benchmark=b, metric=metric, ranks=n, x=x), floor, memcpy, ncpus))
+           for x in xs]
+    pts = [p for p in pts if p[1] is not None]
+    return [max(p[0], 0.5) for p in pts], [p[1] for p in pts]
+
+
+def plots(plt, summary, out, floor, memcpy, xcopy, ncpus, ranks, floor_samples):
+    made = []
+
+    def save(fig, name):
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, name), dpi=110)
+        plt.close(fig)
+        made.append(name)
+
+    have = {(r["benchmark"], r["metric"], r["ranks"]) for r in summary}
+    if ("latency", "lat_us", 2) in have or ("bw", "uni_MBps", 2) in have:
+        fig, axs = plt.subplots(1, 3, figsize=(15, 4.5))
+        for ax, (b, met, ttl) in zip(axs, [("latency", "lat_us", "ping-pong latency (us)"),
+                                           ("bw", "uni_MBps", "unidirectional bandwidth (MB/s), window 64"),
+                                           ("bw", "bi_MBps", "bidirectional bandwidth (MB/s), window 64")]):
+            draw(ax, summary, b, met, 2, limit_line(summary, b, met, 2, floor, memcpy, ncpus))
+            if b == "bw" and xcopy:
+                k = 2 if met == "bi_MBps" else 1
+                xs = sorted(xcopy)
+                ax.plot(xs, [k * xcopy[x] for x in xs], "k:", lw=1, label="cross-core copy")
+            ax.set_title(ttl + ", 2 ranks")
+            ax.set_xlabel("message bytes")
+            ax.legend(fontsize=8)
+        save(fig, "p2p.png")
+    mp_ranks = [n for n in ranks if ("multipair", "bw_noreuse_MBps", n) in have]
+    if mp_ranks:
+        fig, axs = plt.subplots(2, len(mp_ranks), figsize=(5 * len(mp_ranks), 8), squeeze=False)
+        for j, n in enumerate(mp_ranks):
+            for i, kind in enumerate(("bw", "lat")):
+                ax = axs[i][j]
+                for reuse, st in (("noreuse", "-"), ("reuse", ":")):
+                    met = "%s_%s_%s" % (kind, reuse, "MBps" if kind == "bw" else "us")
+                    draw(ax, summary, "multipair", met, n,
+                         limit_line(summary, "multipair", met, n, floor, memcpy, ncpus)
+                         if reuse == "noreuse" else None, style=st, label_suffix=" " + reuse)
+                ax.set_title("multi-pair %s, %d ranks (%d pairs)%s" % (
+                    "aggregate MB/s" if kind == "bw" else "latency us", n, n // 2,
+                    " oversub." if n > ncpus else ""))
+                ax.set_xlabel("message bytes")
+                ax.legend(fontsize=7)
+        save(fig, "multipair.png")
+    for n in ranks:
+        ops = [op for op in COLL_OPS if (op, "lat_us", n) in have]
+        if not ops:
+            continue
+        fig, axs = plt.subplots(3, 3, figsize=(14, 11), squeeze=False)
+        for k, op in enumerate(COLL_OPS):
+            ax = axs[k // 3][k % 3]
+            if op not in ops:
+                ax.axis("off")
+                continue
+            if op == "barrier":  # one point per MPI: bars
+                vals = [(m, r[m]["median"]) for r in summary for m in MPIS
+                        if r["benchmark"] == "barrier" and r["ranks"] == n and m in r]
+                ax.bar([LABEL[m] for m, _ in vals], [v for _, v in vals],
+                       color=[COLOR[m] for m, _ in vals])
+                ax.set_ylabel("us")
+                ax.set_yscale("log")
+            else:
+                draw(ax, summary, op, "lat_us", n)
+                ax.set_xlabel("bytes")
+                ax.legend(fontsize=7)
+            ax.set_title("%s latency (us), %d ranks" % (op, n))
+        save(fig, "coll_%dranks.png" % n)
+    if ("skew", "c3_us", 2) in have:
+        fig, ax = plt.subplots(figsize=(6.5, 4.5))
+        draw(ax, summary, "skew", "c3_us", 2, logx=False, logy=False)
+        xs = sorted({r["x"] for r in summary if r["benchmark"] == "skew"})
+        ax.plot(xs, [64 * 1.0 for _ in xs], "k:", lw=1, label="eager ideal 64*c1")
+        ax.plot(xs, [64 * x for x in xs], "k--", lw=1, label="receiver-bound 64*c2")
+        ax.set_xlabel("consumer compute c2 per message (us)")
+        ax.set_ylabel("producer time c3 (us)")
+        ax.set_title("process skew (seed 001 Fig. 5): 16 KiB, c1 = 1 us, window 64")
+        ax.legend(fontsize=8)
+        save(fig, "skew.png")
+    if any((b, "lat_us", 2) in have for b in RMA_XFER):
+        fig, axs = plt.subplots(2, 3, figsize=(15, 8))
+        for j, b in enumerate(RMA_XFER):
+            for i, met in enumerate(("lat_us", "bw_MBps")):
+                draw(axs[i][j], summary, b, met, 2)
+                axs[i][j].set_title("MPI_%s %s, 2 ranks" % (
+                    {"put": "Put", "get": "Get", "acc": "Accumulate"}[b],
+                    "latency + flush (us)" if i == 0 else "bandwidth, 64 per flush (MB/s)"))
+                axs[i][j].set_xlabel("bytes")
+                axs[i][j].legend(fontsize=7)
+        save(fig, "rma.png")
+    sync_n = sorted({n for (b, met, n) in have if b in SYNC_ONE})
+    if sync_n:
+        fig, axs = plt.subplots(1, len(sync_n), figsize=(6 * len(sync_n), 4.5), squeeze=False)
+        for j, n in enumerate(sync_n):
+            ax = axs[0][j]
+            ops = [b for b in RMA_SYNC if (b, "lat_us", n) in have]
+            w = 0.8 / len(MPIS)
+            for k, m in enumerate(MPIS):
+                ys = []
+                for b in ops:
+                    r = [r for r in summary if r["benchmark"] == b and r["ranks"] == n and m in r]
+                    ys.append(r[0][m]["median"] if r else 0)
+                ax.bar([i + k * w for i in range(len(ops))], ys, w, color=COLOR[m], label=LABEL[m])
+            ax.set_xticks([i + w for i in range(len(ops))])
+            ax.set_xticklabels(ops)
+            ax.set_yscale("log")
+            ax.set_ylabel("us")
+            ax.set_title("RMA atomics and epochs, %d ranks" % n)
+            ax.legend(fontsize=7)
+        save(fig, "rma_sync.png")
+    apps = [b for b in ("halo2d", "cg") if any(k[0] == b for k in have)]
+    if apps:
+        fig, axs = plt.subplots(len(apps), len(ranks), figsize=(5 * len(ranks), 4 * len(apps)),
+                                squeeze=False)
+        for i, b in enumerate(apps):
+            for j, n in enumerate(ranks):
+                ax = axs[i][j]
+                draw(ax, summary, b, "iter_us", n)
+                ax.set_title("%s time per iteration (us), %d ranks" % (b, n))
+                ax.set_xlabel("local grid edge n" if b == "halo2d" else "unknowns per rank")
+                ax.legend(fontsize=7)
+        save(fig, "apps.png")
+    if floor_samples:
+        fig, ax = plt.subplots(figsize=(8, 3.5))
+        ax.plot([s[0] for s in floor_samples], [s[1] for s in floor_samples], ".-", color="k")
+        ax.set_xlabel("seconds into the run")
+        ax.set_ylabel("one-way cache-line latency (ns)")
+        ax.set_title("hardware floor measured during the run (core 0 <-> core 1)")
+        ax.grid(True, alpha=0.3)
+        save(fig, "hw_floor.png")
+    return made
+
+
+# ---------------------------------------------------------------- machine description
+
+def machine():
+    d = {"host_python": sys.version.split()[0], "kernel": platform.release()}
+    rc, out = run_quiet(["lscpu"], timeout=10)
+    if rc == 0:
+        for line in out.splitlines():
+            k, _, v = line.partition(":")
+            if k.strip() in ("Model name", "CPU(s)", "Hypervisor vendor", "L1d cache", "L2 cache",
+                             "L3 cache", "Thread(s) per core", "NUMA node(s)"):
+                d[k.strip()] = v.strip()
+    try:
+        with open("/proc/meminfo") as f:
+            d["MemTotal"] = f.readline().split(":")[1].strip()
+        with open("/etc/debian_version") as f:
+            d["debian"] = f.read().strip()
+    except OSError:
+        pass
+    return d
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(prog="bench/compare", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer points, ranks 2,4, 3 reps (< 3 min)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="CI: build against nodempi only, run every benchmark once, tiny; "
+                         "exit 1 on any failure")
+    ap.add_argument("--mpis", help="comma list of %s (default all; --smoke: nodempi)" % ",".join(MPIS))
+    ap.add_argument("--bench", help="comma list of %s (default all)" % ",".join(GROUPS))
+    ap.add_argument("--sizes", help="override the message sizes of latency, bw, multipair, coll "
+                                    "and rma, e.g. 8,1K,64K or 4:4M:4")
+    ap.add_argument("--ranks", help="rank counts for multi-rank benchmarks (default 2,4,8)")
+    ap.add_argument("--reps", type=int, help="repetitions of every measurement (default 5)")
+    ap.add_argument("--budget", type=float, help="seconds of timed work per point (default 0.1)")
+    ap.add_argument("--timeout", type=float, help="seconds before one MPI job is killed")
+    ap.add_argument("--out", help="output directory (default bench/results/<date>)")
+    ap.add_argument("--nodempi-prefix", help="nodempi install or build dir holding bin/mpicc, "
+                                             "bin/mpiexec (default <repo>/build)")
+    ap.add_argument("--no-install", dest="install", action="store_false",
+                    help="never apt-get/pip install anything")
+    ap.add_argument("--no-plots", dest="plots", action="store_false")
+    args = ap.parse_args()
+
+    cfg = dict(SMOKE if args.smoke else QUICK if args.quick else FULL)
+    for k in ("reps", "budget", "timeout"):
+        if getattr(args, k) is not None:
+            cfg[k] = getattr(args, k)
+    ranks = [int(r) for r in (args.ranks or cfg["ranks"]).split(",")]
+    groups = args.bench.split(",") if args.bench else GROUPS
+    bad = [g for g in groups if g not in GROUPS]
+    wanted = args.mpis.split(",") if args.mpis else (["nodempi"] if args.smoke else MPIS)
+    bad += [m for m in wanted if m not in MPIS]
+    if bad:
+        ap.error("unknown: " + ",".join(bad))
+    ncpus = len(os.sched_getaffinity(0))
+    if args.smoke:
+        args.install = args.install and any(m in APT for m in wanted)
+    t_start = time.time()
+
+    mpis = find_mpis(wanted, args)
+    for m in mpis:
+        build(m)
+    for m in mpis:
+        log("%-8s %s" % (m.name, ("built, " + m.version) if m.ok else m.why))
+    live = [m for m in mpis if m.ok]
+    if args.smoke and len(live) < len(mpis):
+        log("smoke: FAILED (an MPI did not build)")
+        return 1
+    hw = build_hw() if not args.smoke else None
+    jobs = plan(cfg, groups, ranks, args.sizes)
+    env = run_env()
+
+    date = datetime.date.today().isoformat()
+    out = None if (args.smoke and not args.out) else (args.out or os.path.join(HERE, "results", date))
+    if out:
+        os.makedirs(out, exist_ok=True)
+
+    # memcpy sizes: every size a limit column can need
+    memcpy_sizes = sorted({max(int(x), 1) for g in ("latency", "bw", "multipair")
+                           for x in parse_sizes(args.sizes or cfg[g])})
+    raw, raw_hw, floor_samples, failures, runs = [], [], [], [], []
+    for rep in range(cfg["reps"]):
+        order = live[rep % len(live):] + live[:rep % len(live)] if live else []
+        if hw:
+            rc, o = run_quiet([hw, "-c", "memcpy,xcopy", "-t", "0.05",
+                               "-s", ",".join(str(s) for s in memcpy_sizes)], timeout=120)
+            raw_hw += [dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v)
+                       for b, x, n, me, v in parse_csv(o)]
+        for job in jobs:
+            if hw:  # the floor right now, next to the numbers it bounds
+                rc, o = run_quiet([hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
+                for b, x, n, me, v in parse_csv(o):
+                    raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v))
+                    if me == "oneway_ns":
+                        floor_samples.append((round(time.time() - t_start, 1), v))
+            for m in order:
+                if job.rma and not m.has_rma:
+                    continue
+                cmd = m.launch(job.ranks, job.prog, job.args, ncpus)
+                rows, err, dt = run_job(cmd, cfg["timeout"], env)
+                if err is None and not rows:
+                    err = "no result lines"
+                runs.append(dict(rep=rep, mpi=m.name, job=str(job), seconds=round(dt, 2),
+                                 error=err))
+                if err:
+                    failures.append(dict(rep=rep, mpi=m.name, job=str(job), error=err))
+                    log("FAIL %s [%s] %s" % (m.name, job, err))
+                for b, x, n, me, v in rows or []:
+                    raw.append(dict(rep=rep, mpi=m.name, benchmark=b, x=x, ranks=n, metric=me,
+                                    value=v, t=round(time.time() - t_start, 1)))
+                if args.smoke:
+                    log("%-5s %-8s %-40s %.1f s" % ("ok" if not err else "FAIL", m.name, job, dt))
+        log("repetition %d/%d done, %.0f s" % (rep + 1, cfg["reps"], time.time() - t_start))
+
+    if args.smoke:
+        skipped = [m.name for m in live if not m.has_rma and "rma" in groups]
+        if skipped:
+            log("smoke: rma skipped for %s (no MPI-3 RMA)" % ",".join(skipped))
+        log("smoke: %s in %.0f s" % ("FAILED" if failures else "passed", time.time() - t_start))
+        return 1 if failures else 0
+
+    summary = summarize(raw)
+    floor, memcpy, xcopy = hw_limits(raw_hw, ncpus)
+    for r in summary:
+        r["limit"] = limit_for(r, floor, memcpy, ncpus)
+    elapsed = time.time() - t_start
+    floors = [s[1] for s in floor_samples]
+
+    hdr = ["nodempi vs Open MPI vs MPICH, %s, %d CPUs, %d reps, medians (± = half the range "
+           "over reps, relative)" % (date, ncpus, cfg["reps"])]
+    for m in mpis:
+        hdr.append("  %-8s %s" % (LABEL[m.name] + ":", (m.version + ("" if m.has_rma else ", no RMA"))
+                                  if m.ok else "n/a - " + m.why))
+    if floors:
+        hdr.append("  cache-line one-way latency core0<->core1: median %.0f ns, min %.0f, max %.0f "
+                   "over %d samples" % (statistics.median(floors), min(floors), max(floors), len(floors)))
+    hdr.append("  limit: latency = one-way cache-line latency + size / memcpy bandwidth; "
+               "bandwidth = memcpy bandwidth x copying cores")
+    text = "\n".join(hdr) + "\n\n" + "\n".join(tables(summary, mpis, floor, memcpy, ncpus))
+    print(text)
+    if failures:
+        print("FAILURES (%d):" % len(failures))
+        for f in failures:
+            print("  rep %d %s [%s]: %s" % (f["rep"], f["mpi"], f["job"], f["error"]))
+
+    with open(os.path.join(out, "raw.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["rep", "mpi", "benchmark", "x", "ranks", "metric", "value", "t_s"])
+        for r in raw:
+            w.writerow([r["rep"], r["mpi"], r["benchmark"], r["x"], r["ranks"], r["metric"],
+                        r["value"], r["t"]])
+        for r in raw_hw:
+            w.writerow([r["rep"], "hardware", r["benchmark"], r["x"], r["ranks"], r["metric"],
+                        r["value"], ""])
+    with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["benchmark", "metric", "ranks", "x"] +
+                   ["%s_%s" % (m, k) for m in MPIS for k in ("median", "min", "max")] +
+                   ["ratio_median", "ratio_min", "ratio_max", "limit"])
+        for r in summary:
+            line = [r["benchmark"], r["metric"], r["ranks"], r["x"]]
+            for m in MPIS:
+                line += [r[m][k] if m in r else "" for k in ("median", "min", "max")]
+            line += [r["ratio"][k] if "ratio" in r else "" for k in ("median", "min", "max")]
+            line.append("" if r["limit"] is None else r["limit"])
+            w.writerow(line)
+    plt = get_mpl(args.install) if args.plots else None
+    made = []
+    if plt:
+        made = plots(plt, summary, out, floor, memcpy, xcopy, ncpus, ranks, floor_samples)
+    elif args.plots:
+        log("matplotlib unavailable: no plots")
+    meta = dict(date=date, command="bench/compare " + " ".join(sys.argv[1:]),
+                elapsed_s=round(elapsed, 1), config=cfg, ranks=ranks, groups=groups,
+                machine=machine(), ncpus=ncpus,
+                mpis={m.name: dict(ok=m.ok, why=m.why, version=m.version, rma=m.has_rma,
+                                   mpicc=m.mpicc, mpiexec=m.mpiexec) for m in mpis},
+                floor_ns=dict(median=statistics.median(floors) if floors else None,
+                              min=min(floors) if floors else None,
+                              max=max(floors) if floors else None, samples=floor_samples),
+                memcpy_MBps=memcpy, xcopy_MBps=xcopy, plots=made)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(dict(meta=meta, summary=summary, failures=failures, runs=runs), f, indent=1)
+    with open(os.path.join(out, "tables.txt"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, "tables.md"), "w") as f:
+        f.write("\n".join(hdr[1:]).replace("\n  ", "\n- ").lstrip().replace("  ", "- ", 1) + "\n\n")
+        f.write("\n".join(tables(summary, mpis, floor, memcpy, ncpus, markdown=True)))
+    log("wrote %s (raw.csv summary.csv results.json tables.txt tables.md %s) in %.0f s" % (
+        os.path.relpath(out), " ".join(made), time.time() - t_start))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

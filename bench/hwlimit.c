@@ -1,0 +1,241 @@
+/* hwlimit.c - the hardware limit, no MPI: (1) one-way cache-line transfer latency between two
+ * cores: two threads pinned to the first two allowed CPUs ping-pong a counter in one 64-byte
+ * line; one-way = round trip / 2, median and minimum of 1000-round-trip batches. (2) memcpy
+ * bandwidth at each size, source and destination hot in cache: a message must cross once and
+ * be copied at least once, so these bound what any intra-node MPI can reach. (3) for reference,
+ * cross-core copy: core 0 writes a buffer, core 1 copies it out (median time of the copy
+ * alone), the best a single-copy receiver can do with a message its sender just produced.
+ * Output: cacheline,64,2,{oneway_ns,oneway_min_ns},v  memcpy,<bytes>,1,MBps,v
+ *         xcopy,<bytes>,2,MBps,v */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH 1000
+#define MAXB 4096
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The line the two cores fight over; 128-byte alignment keeps the adjacent-line prefetcher off
+ * anything else. Odd values are pings from the main thread, even ones pongs, 0 stops. */
+static _Alignas(128) _Atomic unsigned long line = 2;
+static int cpus[2];
+
+static void pin(int cpu)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+static void *ponger(void *arg)
+{
+    (void)arg;
+    pin(cpus[1]);
+    for (unsigned long expect = 3;; expect += 2) {
+        unsigned long v;
+        while ((v = atomic_load_explicit(&line, memory_order_acquire)) != expect && v != 0)
+            ;
+        if (v == 0)
+            return NULL;
+        atomic_store_explicit(&line, v + 1, memory_order_release);
+    }
+}
+
+static void cacheline(double budget)
+{
+    pthread_t t;
+    static double batch[MAXB];
+    int nb = 0;
+    unsigned long v = 1;
+    pin(cpus[0]);
+    pthread_create(&t, NULL, ponger, NULL);
+    double end = now() + budget;
+    for (int warm = 1; nb < MAXB && now() < end; warm = 0) {
+        double t0 = now();
+        for (int i = 0; i < BATCH; i++) {
+            v += 2;
+            atomic_store_explicit(&line, v, memory_order_release);
+            while (atomic_load_explicit(&line, memory_order_acquire) != v + 1)
+                ;
+        }
+        if (!warm)
+            batch[nb++] = (now() - t0) / BATCH / 2 * 1e9;
+    }
+    atomic_store(&line, 0);
+    pthread_join(t, NULL);
+    if (nb == 0)
+        return;
+    qsort(batch, (size_t)nb, sizeof batch[0], cmp);
+    printf("cacheline,64,2,oneway_ns,%.4g\n", batch[nb / 2]);
+    printf("cacheline,64,2,oneway_min_ns,%.4g\n", batch[0]);
+}
+
+static void memcpy_bw(const size_t *sizes, int n, double budget)
+{
+    size_t max = sizes[n - 1];
+    char *src = malloc(max), *dst = malloc(max);
+    memset(src, 1, max);
+    memset(dst, 2, max);
+    pin(cpus[0]);
+    for (int i = 0; i < n; i++) {
+        size_t s = sizes[i];
+        double res[5];
+        long reps = 1;
+        for (;;) { /* calibrate to a fifth of the budget per batch */
+            double t0 = now();
+            for (long r = 0; r < reps; r++) {
+                memcpy(dst, src, s);
+                __asm__ volatile("" ::: "memory"); /* keep every copy */
+            }
+            double dt = now() - t0;
+            if (dt > budget / 50 || reps > (1L << 30))
+                break;
+            reps *= 2;
+        }
+        for (int b = 0; b < 5; b++) {
+            double t0 = now();
+            for (long r = 0; r < reps; r++) {
+                memcpy(dst, src, s);
+                __asm__ volatile("" ::: "memory");
+            }
+            res[b] = (double)s * (double)reps / (now() - t0) / 1e6;
+        }
+        qsort(res, 5, sizeof res[0], cmp);
+        printf("memcpy,%zu,1,MBps,%.6g\n", s, res[2]);
+    }
+    free(src);
+    free(dst);
+}
+
+typedef struct {
+    char *src, *dst;
+    size_t size;
+    long rounds;
+    double *t; /* per-round copy times; the median shrugs off a preempted round */
+} xc_t;
+
+/* Odd: core 0 has written round r's buffer; even: core 1 has copied it. */
+static _Alignas(128) _Atomic long turn;
+
+static void *copier(void *arg)
+{
+    xc_t *x = arg;
+    pin(cpus[1]);
+    for (long r = 0; r < x->rounds; r++) {
+        while (atomic_load_explicit(&turn, memory_order_acquire) != 2 * r + 1)
+            ;
+        double t0 = now();
+        memcpy(x->dst, x->src, x->size);
+        __asm__ volatile("" ::: "memory");
+        x->t[r] = now() - t0;
+        atomic_store_explicit(&turn, 2 * r + 2, memory_order_release);
+    }
+    return NULL;
+}
+
+static void xcopy(const size_t *sizes, int n, double budget)
+{
+    size_t max = sizes[n - 1];
+    xc_t x = {malloc(max), malloc(max), 0, 0, malloc(20000 * sizeof(double))};
+    memset(x.dst, 2, max);
+    pin(cpus[0]);
+    for (int i = 0; i < n; i++) {
+        pthread_t t;
+        x.size = sizes[i];
+        /* rounds: about a quarter of the budget at ~5 GB/s plus ~0.5 us per round trip */
+        double est = (double)x.size / 5e9 + 5e-7;
+        x.rounds = (long)(budget / 4 / est);
+        x.rounds = x.rounds < 10 ? 10 : x.rounds > 20000 ? 20000 : x.rounds;
+        atomic_store(&turn, 0);
+        pthread_create(&t, NULL, copier, &x);
+        for (long r = 0; r < x.rounds; r++) {
+            memset(x.src, (int)(r & 0x7f) + 1, x.size); /* dirty in core 0's cache */
+            atomic_store_explicit(&turn, 2 * r + 1, memory_order_release);
+            while (atomic_load_explicit(&turn, memory_order_acquire) != 2 * r + 2)
+                ;
+        }
+        pthread_join(t, NULL);
+        qsort(x.t, (size_t)x.rounds, sizeof x.t[0], cmp);
+        printf("xcopy,%zu,2,MBps,%.6g\n", x.size, (double)x.size / x.t[x.rounds / 2] / 1e6);
+    }
+    free(x.t);
+    free(x.src);
+    free(x.dst);
+}
+
+static size_t parse(const char *s, char **end)
+{
+    size_t v = strtoull(s, end, 10);
+    switch (**end) {
+    case 'K': case 'k': v <<= 10; (*end)++; break;
+    case 'M': case 'm': v <<= 20; (*end)++; break;
+    default: break;
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const char *spec = "1:4M", *what = "cacheline,memcpy,xcopy";
+    double budget = 0.2;
+    int c;
+    while ((c = getopt(argc, argv, "s:t:c:")) != -1) {
+        if (c == 's') spec = optarg;
+        else if (c == 't') budget = atof(optarg);
+        else if (c == 'c') what = optarg;
+        else {
+            fprintf(stderr, "usage: %s [-s 1:4M|8,1K,..] [-t budget_s] [-c cacheline,memcpy,xcopy]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    size_t sizes[64];
+    int n = 0;
+    for (char *p = (char *)spec, *end; *p && n < 64; p = *end ? end + 1 : end) {
+        size_t a = parse(p, &end), b = a;
+        if (*end == ':')
+            b = parse(end + 1, &end);
+        for (size_t v = a ? a : 1; v <= b && n < 64; v *= 2)
+            sizes[n++] = v;
+        if (a == 0 && b == 0)
+            sizes[n++] = 0;
+    }
+
+    cpu_set_t set;
+    sched_getaffinity(0, sizeof set, &set);
+    int k = 0;
+    for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
+        if (CPU_ISSET(i, &set))
+            cpus[k++] = i;
+    printf("benchmark,x,ranks,metric,value\n");
+    if (strstr(what, "cacheline")) {
+        if (k < 2)
+            fprintf(stderr, "hwlimit: only one CPU allowed, no cache-line latency\n");
+        else
+            cacheline(budget);
+    }
+    if (strstr(what, "memcpy") && n > 0)
+        memcpy_bw(sizes, n, budget);
+    if (strstr(what, "xcopy") && n > 0 && k == 2)
+        xcopy(sizes, n, budget);
+    return 0;
+}

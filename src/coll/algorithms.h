@@ -1,0 +1,109 @@
+/* algorithms.h - the point-to-point collective algorithms, each a schedule builder, and small
+ * helpers they share. Internal to src/coll: select.c picks one per call; the builders only
+ * append steps to a schedule and never communicate themselves. */
+#ifndef NODEMPI_COLL_ALGORITHMS_H
+#define NODEMPI_COLL_ALGORITHMS_H
+
+#include <mpi.h>
+
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "coll/sched.h"
+#include "core/comm.h"
+#include "datatype/datatype.h"
+
+typedef int coll_build_fn(struct coll_sched *s, const struct coll_args *a);
+
+/* Pick and build the algorithm for a call (select.c). */
+int coll_build(struct coll_sched *s, const struct coll_args *a);
+/* Name of algorithm `index` (0-based) of a collective's table (NULL past the end), and the
+ * NODEMPI_COLL_<OP> choice string the table must match. */
+const char *coll_algorithm_name(enum coll_kind kind, int index);
+const char *coll_algorithm_choices(enum coll_kind kind);
+
+/* barrier.c */
+coll_build_fn coll_barrier_dissemination, coll_barrier_linear;
+/* bcast.c */
+coll_build_fn coll_bcast_binomial, coll_bcast_scatter_allgather, coll_bcast_linear;
+/* reduce.c */
+coll_build_fn coll_reduce_binomial, coll_reduce_scatter_gather, coll_reduce_linear;
+/* allreduce.c */
+coll_build_fn coll_allreduce_recursive_doubling, coll_allreduce_rabenseifner,
+    coll_allreduce_ring, coll_allreduce_reduce_bcast;
+/* gather.c: gather, gatherv, scatter, scatterv */
+coll_build_fn coll_gather_binomial, coll_gather_linear, coll_gatherv_linear;
+coll_build_fn coll_scatter_binomial, coll_scatter_linear, coll_scatterv_linear;
+/* allgather.c */
+coll_build_fn coll_allgather_recursive_doubling, coll_allgather_bruck, coll_allgather_ring,
+    coll_allgather_linear, coll_allgatherv_ring, coll_allgatherv_linear;
+/* alltoall.c */
+coll_build_fn coll_alltoall_bruck, coll_alltoall_linear, coll_alltoall_pairwise,
+    coll_alltoallv_linear, coll_alltoallv_pairwise, coll_alltoallw_linear,
+    coll_alltoallw_pairwise;
+/* reduce_scatter.c */
+coll_build_fn coll_reduce_scatter_ring, coll_reduce_scatter_reduce_scatterv,
+    coll_reduce_scatter_block_recursive_halving, coll_reduce_scatter_block_ring,
+    coll_reduce_scatter_block_reduce_scatter;
+/* scan.c */
+coll_build_fn coll_scan_recursive_doubling, coll_scan_linear, coll_exscan_recursive_doubling,
+    coll_exscan_linear;
+/* inter.c: intercommunicator forms (one algorithm each) */
+coll_build_fn coll_inter_build;
+/* neighbor.c */
+coll_build_fn coll_neighbor_build;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Helpers for builders.                                                                        */
+
+/* Address of element `index` of a typed buffer. */
+static inline void *coll_elem(const void *buf, MPI_Count index, const struct dt_type *type)
+{
+    return (char *)buf + (MPI_Aint)index * type->extent;
+}
+
+/* Largest power of two <= n (n >= 1). */
+static inline int coll_pof2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+static inline int coll_is_pof2(int n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+/* True when `a` passes MPI_IN_PLACE as its send buffer. */
+static inline int coll_in_place(const void *sendbuf)
+{
+    return sendbuf == MPI_IN_PLACE;
+}
+
+/* Binomial subtree helpers over relative ranks (rank - root mod size). */
+static inline int coll_rel(int rank, int root, int size)
+{
+    return (rank - root + size) % size;
+}
+
+static inline int coll_abs(int rel, int root, int size)
+{
+    return (rel + root) % size;
+}
+
+/* Split count elements into `parts` nearly equal blocks: block i has count/parts elements
+ * plus one for the first count%parts blocks. */
+static inline MPI_Count coll_block_count(MPI_Count count, int parts, int i)
+{
+    MPI_Count base = count / parts, extra = count % parts;
+    return base + (i < extra ? 1 : 0);
+}
+
+static inline MPI_Count coll_block_start(MPI_Count count, int parts, int i)
+{
+    MPI_Count base = count / parts, extra = count % parts;
+    return (MPI_Count)i * base + (i < extra ? i : extra);
+}
+
+#endif

@@ -1,0 +1,148 @@
+/* coll.c - entry points of the collective layer: run a collective blocking, start it as a
+ * nonblocking request, or build it once as a persistent request; plus the named wrappers other
+ * layers call. Requests made here are CORE_REQUEST_GENERIC with a poll callback that advances
+ * their schedule; the progress engine polls them from every MPI call that progresses. */
+#include "coll/coll.h"
+
+#include "coll/algorithms.h"
+#include "core/progress.h"
+#include "core/request.h"
+
+static int build(struct coll_sched *s, const struct coll_args *a)
+{
+    int rc = coll_build(s, a);
+    return rc != MPI_SUCCESS ? rc : s->build_error;
+}
+
+int coll_run(const struct coll_args *a)
+{
+    struct coll_sched *s = coll_sched_get(a->comm, 0);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    int rc = build(s, a);
+    if (rc == MPI_SUCCESS)
+        rc = coll_sched_run(s);
+    coll_sched_put(s);
+    return rc;
+}
+
+static int poll_request(struct core_request *request)
+{
+    int done;
+    int rc = coll_sched_poll(request->state, &done);
+    if (done) {
+        request->status.MPI_ERROR = rc;
+        request->complete = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+static void free_request_state(struct core_request *request)
+{
+    if (request->state)
+        coll_sched_put(request->state);
+    request->state = NULL;
+}
+
+static int make_request(const struct coll_args *a, int persistent, struct core_request **out)
+{
+    struct coll_sched *s = coll_sched_get(a->comm, 1);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    int rc = build(s, a);
+    struct core_request *request = rc == MPI_SUCCESS ? core_request_alloc(CORE_REQUEST_GENERIC)
+                                                     : NULL;
+    if (!request) {
+        coll_sched_put(s);
+        return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+    }
+    request->comm = a->comm;
+    core_comm_retain(a->comm);
+    request->poll = poll_request;
+    request->free_state = free_request_state;
+    request->state = s;
+    request->persistent = persistent;
+    core_status_set_empty(&request->status);
+    /* an inactive persistent request behaves as complete until started */
+    request->complete = persistent;
+    *out = request;
+    return MPI_SUCCESS;
+}
+
+/* Rewind the schedule and issue its first round at once, so the collective is under way when
+ * the starting call returns; the progress engine does the rest. Also the `start` callback of
+ * persistent requests (MPI_Start -> core_request_start_generic). */
+static int start_request(struct core_request *request)
+{
+    core_status_set_empty(&request->status);
+    request->complete = 0;
+    coll_sched_start(request->state);
+    return poll_request(request);
+}
+
+int coll_start(const struct coll_args *a, struct core_request **out)
+{
+    int rc = make_request(a, 0, out);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    start_request(*out);
+    if (!(*out)->complete)
+        core_progress_add_generic(*out);
+    return MPI_SUCCESS;
+}
+
+int coll_init(const struct coll_args *a, struct core_request **out)
+{
+    int rc = make_request(a, 1, out);
+    if (rc == MPI_SUCCESS)
+        (*out)->start = start_request;
+    return rc;
+}
+
+void coll_comm_free(struct core_comm *comm)
+{
+    coll_comm_state_free(comm);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Named wrappers for other layers.                                                             */
+
+int coll_barrier(struct core_comm *comm)
+{
+    struct coll_args a = {.kind = COLL_BARRIER, .comm = comm};
+    return coll_run(&a);
+}
+
+int coll_bcast(void *buf, MPI_Count count, struct dt_type *type, int root, struct core_comm *comm)
+{
+    struct coll_args a = {.kind = COLL_BCAST, .comm = comm, .recvbuf = buf, .count = count,
+                          .type = type, .root = root};
+    return coll_run(&a);
+}
+
+int coll_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, struct dt_type *type,
+                struct coll_op *op, int root, struct core_comm *comm)
+{
+    struct coll_args a = {.kind = COLL_REDUCE, .comm = comm, .sendbuf = sendbuf,
+                          .recvbuf = recvbuf, .count = count, .type = type, .op = op,
+                          .root = root};
+    return coll_run(&a);
+}
+
+int coll_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, struct dt_type *type,
+                   struct coll_op *op, struct core_comm *comm)
+{
+    struct coll_args a = {.kind = COLL_ALLREDUCE, .comm = comm, .sendbuf = sendbuf,
+                          .recvbuf = recvbuf, .count = count, .type = type, .op = op};
+    return coll_run(&a);
+}
+
+int coll_allgather(const void *sendbuf, MPI_Count sendcount, struct dt_type *sendtype,
+                   void *recvbuf, MPI_Count recvcount, struct dt_type *recvtype,
+                   struct core_comm *comm)
+{
+    struct coll_args a = {.kind = COLL_ALLGATHER, .comm = comm, .sendbuf = sendbuf,
+                          .sendcount = sendcount, .sendtype = sendtype, .recvbuf = recvbuf,
+                          .recvcount = recvcount, .recvtype = recvtype};
+    return coll_run(&a);
+}

@@ -1,0 +1,420 @@
+/* sched.c - the collective schedule engine (see sched.h): building steps, temporary memory,
+ * issuing rounds over the point-to-point layer on the communicator's collective context, and
+ * the per-communicator pool of schedules that keeps blocking collectives free of malloc once
+ * warm. It knows no algorithm; it must not block except in coll_sched_run. */
+#include "coll/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/op.h"
+#include "core/comm.h"
+#include "core/progress.h"
+#include "core/request.h"
+#include "datatype/datatype.h"
+#include "p2p/p2p.h"
+
+/* Chunks beyond this total are returned to the heap when a schedule is reused, so one huge
+ * collective does not pin its temporary memory for the communicator's lifetime. */
+#define COLL_KEEP_TEMP_BYTES ((size_t)16 << 20)
+#define COLL_MIN_CHUNK ((size_t)64 << 10)
+#define COLL_TEMP_ALIGN 64
+
+static struct coll_comm_state *comm_state(struct core_comm *comm)
+{
+    if (!comm->coll_private)
+        comm->coll_private = calloc(1, sizeof(struct coll_comm_state));
+    return comm->coll_private;
+}
+
+int coll_next_tag(struct core_comm *comm)
+{
+    struct coll_comm_state *state = comm_state(comm);
+    if (!state)
+        return 0;
+    /* tags stay non-negative; 2^30 collectives in flight at once cannot happen */
+    return (int)(state->sequence++ & 0x3fffffffu);
+}
+
+static void release_references(struct coll_sched *s)
+{
+    if (!s->retain)
+        return;
+    for (int i = 0; i < s->nsteps; i++) {
+        struct coll_step *step = &s->steps[i];
+        if (step->type)
+            dt_release(step->type);
+        if (step->dst_type)
+            dt_release(step->dst_type);
+        if (step->op)
+            coll_op_release(step->op);
+    }
+}
+
+static void free_chunks(struct coll_sched *s)
+{
+    while (s->chunks) {
+        struct coll_chunk *next = s->chunks->next;
+        free(s->chunks);
+        s->chunks = next;
+    }
+}
+
+/* Clear for reuse, keeping the step array and (bounded) temporary chunks. */
+static void sched_clear(struct coll_sched *s)
+{
+    release_references(s);
+    s->nsteps = 0;
+    s->current = 0;
+    s->posted = 0;
+    s->error = MPI_SUCCESS;
+    s->build_error = MPI_SUCCESS;
+    size_t total = 0;
+    for (struct coll_chunk *c = s->chunks; c; c = c->next) {
+        c->used = 0;
+        total += c->size;
+    }
+    if (total > COLL_KEEP_TEMP_BYTES)
+        free_chunks(s);
+}
+
+struct coll_sched *coll_sched_get(struct core_comm *comm, int retain)
+{
+    struct coll_comm_state *state = comm_state(comm);
+    if (!state)
+        return NULL;
+    struct coll_sched *s = state->free_scheds;
+    if (s) {
+        state->free_scheds = s->next_free;
+    } else {
+        s = calloc(1, sizeof(*s));
+        if (!s)
+            return NULL;
+    }
+    s->comm = comm;
+    s->retain = retain;
+    s->next_free = NULL;
+    s->tag = coll_next_tag(comm);
+    return s;
+}
+
+void coll_sched_put(struct coll_sched *s)
+{
+    /* requests of an unfinished schedule (freed by the user mid-flight) complete on their own */
+    for (int i = s->current; i < s->nsteps; i++) {
+        struct core_request *request = s->steps[i].request;
+        if (!request)
+            continue;
+        if (request->complete)
+            core_request_free(request);
+        else
+            request->freed_by_user = 1;
+        s->steps[i].request = NULL;
+    }
+    sched_clear(s);
+    struct coll_comm_state *state = s->comm ? s->comm->coll_private : NULL;
+    if (!state) {
+        free_chunks(s);
+        free(s->steps);
+        free(s);
+        return;
+    }
+    s->next_free = state->free_scheds;
+    state->free_scheds = s;
+}
+
+void coll_comm_state_free(struct core_comm *comm)
+{
+    struct coll_comm_state *state = comm->coll_private;
+    if (!state)
+        return;
+    while (state->free_scheds) {
+        struct coll_sched *s = state->free_scheds;
+        state->free_scheds = s->next_free;
+        free_chunks(s);
+        free(s->steps);
+        free(s);
+    }
+    free(state);
+    comm->coll_private = NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Building.                                                                                    */
+
+static struct coll_step *add_step(struct coll_sched *s, enum coll_step_kind kind)
+{
+    if (s->nsteps == s->capacity) {
+        int capacity = s->capacity ? 2 * s->capacity : 32;
+        struct coll_step *steps = realloc(s->steps, (size_t)capacity * sizeof(*steps));
+        if (!steps) {
+            s->build_error = MPI_ERR_NO_MEM;
+            return NULL;
+        }
+        s->steps = steps;
+        s->capacity = capacity;
+    }
+    struct coll_step *step = &s->steps[s->nsteps++];
+    memset(step, 0, sizeof(*step));
+    step->kind = kind;
+    return step;
+}
+
+static void hold_type(struct coll_sched *s, struct dt_type *type)
+{
+    if (s->retain && type)
+        dt_retain(type);
+}
+
+void coll_sched_send(struct coll_sched *s, struct core_comm *comm, int peer, const void *buf,
+                     MPI_Count count, struct dt_type *type)
+{
+    struct coll_step *step = add_step(s, COLL_STEP_SEND);
+    if (!step)
+        return;
+    step->comm = comm;
+    step->peer = peer;
+    step->tag = s->tag;
+    step->src = buf;
+    step->count = count;
+    step->type = type;
+    hold_type(s, type);
+}
+
+void coll_sched_recv(struct coll_sched *s, struct core_comm *comm, int peer, void *buf,
+                     MPI_Count count, struct dt_type *type)
+{
+    struct coll_step *step = add_step(s, COLL_STEP_RECV);
+    if (!step)
+        return;
+    step->comm = comm;
+    step->peer = peer;
+    step->tag = s->tag;
+    step->dst = buf;
+    step->count = count;
+    step->type = type;
+    hold_type(s, type);
+}
+
+void coll_sched_reduce(struct coll_sched *s, const void *in, void *inout, MPI_Count count,
+                       struct dt_type *type, struct coll_op *op)
+{
+    if (count == 0)
+        return;
+    struct coll_step *step = add_step(s, COLL_STEP_REDUCE);
+    if (!step)
+        return;
+    step->src = in;
+    step->dst = inout;
+    step->count = count;
+    step->type = type;
+    step->op = op;
+    hold_type(s, type);
+    if (s->retain)
+        coll_op_retain(op);
+}
+
+void coll_sched_copy(struct coll_sched *s, const void *src, MPI_Count count,
+                     struct dt_type *type, void *dst, MPI_Count dst_count,
+                     struct dt_type *dst_type)
+{
+    if (count == 0 || (src == dst && count == dst_count && type == dst_type))
+        return;
+    struct coll_step *step = add_step(s, COLL_STEP_COPY);
+    if (!step)
+        return;
+    step->src = src;
+    step->count = count;
+    step->type = type;
+    step->dst = dst;
+    step->dst_count = dst_count;
+    step->dst_type = dst_type;
+    hold_type(s, type);
+    hold_type(s, dst_type);
+}
+
+void coll_sched_round(struct coll_sched *s)
+{
+    if (s->nsteps > 0 && s->steps[s->nsteps - 1].kind != COLL_STEP_ROUND_END)
+        add_step(s, COLL_STEP_ROUND_END);
+}
+
+void *coll_sched_temp(struct coll_sched *s, size_t bytes)
+{
+    bytes = (bytes + COLL_TEMP_ALIGN - 1) & ~(size_t)(COLL_TEMP_ALIGN - 1);
+    for (struct coll_chunk *c = s->chunks; c; c = c->next) {
+        if (c->size - c->used >= bytes) {
+            void *p = (char *)c->data + c->used;
+            c->used += bytes ? bytes : COLL_TEMP_ALIGN;
+            return p;
+        }
+    }
+    size_t size = bytes > COLL_MIN_CHUNK ? bytes : COLL_MIN_CHUNK;
+    struct coll_chunk *c = malloc(sizeof(*c) + size);
+    if (!c) {
+        s->build_error = MPI_ERR_NO_MEM;
+        return NULL;
+    }
+    c->size = size;
+    c->used = bytes ? bytes : COLL_TEMP_ALIGN;
+    c->next = s->chunks;
+    s->chunks = c;
+    return c->data;
+}
+
+void *coll_sched_temp_typed(struct coll_sched *s, MPI_Count count, const struct dt_type *type)
+{
+    if (count <= 0)
+        return coll_sched_temp(s, 0);
+    MPI_Aint reach = (MPI_Aint)(count - 1) * type->extent;
+    MPI_Aint span = type->true_extent + (reach >= 0 ? reach : -reach);
+    char *base = coll_sched_temp(s, (size_t)span);
+    if (!base)
+        return NULL;
+    /* element 0 starts at true_lb; with a negative extent later elements lie below it */
+    return base - type->true_lb - (reach < 0 ? reach : 0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Copies between typed buffers: the same packed stream read from one, written to the other.   */
+
+static struct dt_type *byte_type;
+
+struct dt_type *coll_byte_type(void)
+{
+    if (!byte_type)
+        byte_type = dt_from_handle(MPI_BYTE);
+    return byte_type;
+}
+
+int coll_copy(const void *src, MPI_Count count, struct dt_type *type, void *dst,
+              MPI_Count dst_count, struct dt_type *dst_type)
+{
+    size_t bytes = dt_packed_size(type, count);
+    size_t room = dt_packed_size(dst_type, dst_count);
+    int rc = MPI_SUCCESS;
+    if (bytes > room) {
+        bytes = room;
+        rc = MPI_ERR_TRUNCATE;
+    }
+    if (bytes == 0)
+        return rc;
+    int src_flat = dt_is_contiguous(type, count);
+    int dst_flat = dt_is_contiguous(dst_type, dst_count);
+    if (src_flat && dst_flat) {
+        memmove((char *)dst + dst_type->true_lb, (const char *)src + type->true_lb, bytes);
+    } else if (src_flat) {
+        dt_unpack_range(dst_type, dst, dst_count, 0, (const char *)src + type->true_lb, bytes);
+    } else if (dst_flat) {
+        dt_pack_range(type, src, count, 0, (char *)dst + dst_type->true_lb, bytes);
+    } else {
+        /* both scattered: through a bounce buffer, one piece at a time */
+        max_align_t bounce[4096 / sizeof(max_align_t)];
+        for (size_t pos = 0; pos < bytes; pos += sizeof(bounce)) {
+            size_t len = bytes - pos < sizeof(bounce) ? bytes - pos : sizeof(bounce);
+            dt_pack_range(type, src, count, pos, bounce, len);
+            dt_unpack_range(dst_type, dst, dst_count, pos, bounce, len);
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Running.                                                                                     */
+
+static void note_error(struct coll_sched *s, int rc)
+{
+    if (rc != MPI_SUCCESS && s->error == MPI_SUCCESS)
+        s->error = rc;
+}
+
+static void issue_step(struct coll_sched *s, struct coll_step *step)
+{
+    uint32_t context;
+    switch (step->kind) {
+    case COLL_STEP_SEND:
+        context = step->comm->context + CORE_CONTEXT_COLL_OFFSET;
+        note_error(s, p2p_isend(step->comm, context, step->peer, step->tag, step->src,
+                                step->count, step->type, CORE_SEND_STANDARD, &step->request));
+        break;
+    case COLL_STEP_RECV:
+        context = step->comm->context + CORE_CONTEXT_COLL_OFFSET;
+        note_error(s, p2p_irecv(step->comm, context, step->peer, step->tag, step->dst,
+                                step->count, step->type, &step->request));
+        break;
+    case COLL_STEP_REDUCE:
+        note_error(s, coll_op_apply(step->op, step->src, step->dst, step->count, step->type));
+        break;
+    case COLL_STEP_COPY:
+        note_error(s, coll_copy(step->src, step->count, step->type, step->dst, step->dst_count,
+                                step->dst_type));
+        break;
+    case COLL_STEP_ROUND_END:
+        break;
+    }
+}
+
+void coll_sched_start(struct coll_sched *s)
+{
+    s->current = 0;
+    s->posted = 0;
+    s->error = s->build_error;
+}
+
+/* Index of the ROUND_END closing the round that starts at `from` (or nsteps). */
+static int round_end(const struct coll_sched *s, int from)
+{
+    int i = from;
+    while (i < s->nsteps && s->steps[i].kind != COLL_STEP_ROUND_END)
+        i++;
+    return i;
+}
+
+int coll_sched_poll(struct coll_sched *s, int *done)
+{
+    for (;;) {
+        if (s->current >= s->nsteps) {
+            *done = 1;
+            return s->error;
+        }
+        int end = round_end(s, s->current);
+        if (!s->posted) {
+            for (int i = s->current; i < end; i++)
+                issue_step(s, &s->steps[i]);
+            s->posted = 1;
+        }
+        for (int i = s->current; i < end; i++) {
+            struct core_request *request = s->steps[i].request;
+            if (request && !request->complete) {
+                *done = 0;
+                return MPI_SUCCESS;
+            }
+        }
+        for (int i = s->current; i < end; i++) {
+            struct core_request *request = s->steps[i].request;
+            if (!request)
+                continue;
+            note_error(s, request->status.MPI_ERROR);
+            core_request_free(request);
+            s->steps[i].request = NULL;
+        }
+        s->current = end + 1;
+        s->posted = 0;
+    }
+}
+
+int coll_sched_run(struct coll_sched *s)
+{
+    coll_sched_start(s);
+    unsigned idle = 0;
+    for (;;) {
+        int done;
+        coll_sched_poll(s, &done);
+        if (done)
+            return s->error;
+        if (core_progress())
+            idle = 0;
+        else
+            core_progress_idle(++idle);
+    }
+}

@@ -1,0 +1,375 @@
+/* select.c - algorithm selection: one table per collective, as data. A table lists the
+ * algorithms (in the order of the NODEMPI_COLL_<OP> choices of select.h) and rules tried top to
+ * bottom: the first rule whose rank and byte limits hold and whose algorithm is usable for the
+ * call wins. NODEMPI_COLL_<OP>=<name> forces an algorithm when it is usable.
+ *
+ * Every input to a decision must be the same on all ranks (size, op commutativity, counts the
+ * standard makes global): never a datatype's layout, which may differ between ranks. The
+ * thresholds are first estimates for one node; the shared-memory algorithms of the next
+ * collectives issue slot in as further table entries. */
+#include <limits.h>
+#include <stdint.h>
+
+#include "coll/algorithms.h"
+#include "coll/select.h"
+#include "core/config.h"
+
+struct coll_algorithm {
+    const char *name;
+    coll_build_fn *build;
+    int (*usable)(const struct coll_args *a); /* NULL: always usable */
+};
+
+struct coll_rule {
+    int max_ranks;
+    size_t max_bytes;
+    int algorithm; /* index into the table's algorithms */
+};
+
+struct coll_table {
+    const char *choices;
+    const struct coll_algorithm *algorithms;
+    int nalgorithms;
+    const struct coll_rule *rules;
+    int nrules;
+    size_t (*bytes)(const struct coll_args *a);
+};
+
+#define ANY_RANKS INT_MAX
+#define ANY_BYTES SIZE_MAX
+#define COUNT_OF(array) ((int)(sizeof(array) / sizeof((array)[0])))
+#define TABLE(choices_, algorithms_, rules_, bytes_)                                           \
+    {(choices_), (algorithms_), COUNT_OF(algorithms_), (rules_), COUNT_OF(rules_), (bytes_)}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Message-size measures (identical on every rank by the standard's matching rules).           */
+
+static size_t no_bytes(const struct coll_args *a)
+{
+    (void)a;
+    return 0;
+}
+
+static size_t vector_bytes(const struct coll_args *a)
+{
+    return dt_packed_size(a->type, a->count);
+}
+
+/* One rank's block: gather/scatter/allgather/alltoall. The root of a gather may pass
+ * MPI_IN_PLACE, so its recv side is the reliable one; non-roots only know their send side. */
+static size_t gather_block_bytes(const struct coll_args *a)
+{
+    if (a->comm->rank == a->root)
+        return dt_packed_size(a->recvtype, a->recvcount);
+    return dt_packed_size(a->sendtype, a->sendcount);
+}
+
+static size_t scatter_block_bytes(const struct coll_args *a)
+{
+    if (a->comm->rank == a->root)
+        return dt_packed_size(a->sendtype, a->sendcount);
+    return dt_packed_size(a->recvtype, a->recvcount);
+}
+
+static size_t recv_block_bytes(const struct coll_args *a)
+{
+    return dt_packed_size(a->recvtype, a->recvcount);
+}
+
+static size_t allgatherv_bytes(const struct coll_args *a)
+{
+    MPI_Count total = 0;
+    for (int i = 0; i < a->comm->size; i++)
+        total += a->recvcounts[i];
+    return dt_packed_size(a->recvtype, total);
+}
+
+static size_t reduce_scatter_bytes(const struct coll_args *a)
+{
+    MPI_Count total = 0;
+    for (int i = 0; i < a->comm->size; i++)
+        total += a->recvcounts[i];
+    return dt_packed_size(a->type, total);
+}
+
+static size_t reduce_scatter_block_bytes(const struct coll_args *a)
+{
+    return dt_packed_size(a->type, a->count * a->comm->size);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Usability conditions.                                                                       */
+
+static int commutative(const struct coll_args *a)
+{
+    return a->op->commutative;
+}
+
+static int commutative_and_count_covers_pof2(const struct coll_args *a)
+{
+    return a->op->commutative && a->count >= coll_pof2_floor(a->comm->size);
+}
+
+static int commutative_and_count_covers_ranks(const struct coll_args *a)
+{
+    return a->op->commutative && a->count >= a->comm->size;
+}
+
+static int pof2_ranks(const struct coll_args *a)
+{
+    return coll_is_pof2(a->comm->size);
+}
+
+static int commutative_pof2(const struct coll_args *a)
+{
+    return a->op->commutative && coll_is_pof2(a->comm->size);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The tables.                                                                                 */
+
+static const struct coll_algorithm barrier_algorithms[] = {
+    {"dissemination", coll_barrier_dissemination, NULL},
+    {"linear", coll_barrier_linear, NULL},
+};
+static const struct coll_rule barrier_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm bcast_algorithms[] = {
+    {"binomial", coll_bcast_binomial, NULL},
+    {"scatter_allgather", coll_bcast_scatter_allgather, NULL},
+    {"linear", coll_bcast_linear, NULL},
+};
+static const struct coll_rule bcast_rules[] = {
+    {3, ANY_BYTES, 0},
+    {ANY_RANKS, 64 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+
+static const struct coll_algorithm reduce_algorithms[] = {
+    {"binomial", coll_reduce_binomial, NULL},
+    {"reduce_scatter_gather", coll_reduce_scatter_gather, commutative_and_count_covers_pof2},
+    {"linear", coll_reduce_linear, NULL},
+};
+static const struct coll_rule reduce_rules[] = {
+    {ANY_RANKS, 64 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm allreduce_algorithms[] = {
+    {"recursive_doubling", coll_allreduce_recursive_doubling, NULL},
+    {"rabenseifner", coll_allreduce_rabenseifner, commutative_and_count_covers_pof2},
+    {"ring", coll_allreduce_ring, commutative_and_count_covers_ranks},
+    {"reduce_bcast", coll_allreduce_reduce_bcast, NULL},
+};
+static const struct coll_rule allreduce_rules[] = {
+    {ANY_RANKS, 8 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm gather_algorithms[] = {
+    {"binomial", coll_gather_binomial, NULL},
+    {"linear", coll_gather_linear, NULL},
+};
+static const struct coll_rule gather_rules[] = {
+    {ANY_RANKS, 4 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+
+static const struct coll_algorithm gatherv_algorithms[] = {
+    {"linear", coll_gatherv_linear, NULL},
+};
+static const struct coll_rule gatherv_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm scatter_algorithms[] = {
+    {"binomial", coll_scatter_binomial, NULL},
+    {"linear", coll_scatter_linear, NULL},
+};
+static const struct coll_rule scatter_rules[] = {
+    {ANY_RANKS, 4 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+
+static const struct coll_algorithm scatterv_algorithms[] = {
+    {"linear", coll_scatterv_linear, NULL},
+};
+static const struct coll_rule scatterv_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm allgather_algorithms[] = {
+    {"recursive_doubling", coll_allgather_recursive_doubling, pof2_ranks},
+    {"bruck", coll_allgather_bruck, NULL},
+    {"ring", coll_allgather_ring, NULL},
+    {"linear", coll_allgather_linear, NULL},
+};
+static const struct coll_rule allgather_rules[] = {
+    {ANY_RANKS, 8 << 10, 0},
+    {ANY_RANKS, 2 << 10, 1},
+    {ANY_RANKS, ANY_BYTES, 2},
+};
+
+static const struct coll_algorithm allgatherv_algorithms[] = {
+    {"ring", coll_allgatherv_ring, NULL},
+    {"linear", coll_allgatherv_linear, NULL},
+};
+static const struct coll_rule allgatherv_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm alltoall_algorithms[] = {
+    {"bruck", coll_alltoall_bruck, NULL},
+    {"linear", coll_alltoall_linear, NULL},
+    {"pairwise", coll_alltoall_pairwise, NULL},
+};
+static const struct coll_rule alltoall_rules[] = {
+    {7, 32 << 10, 1},
+    {ANY_RANKS, 256, 0},
+    {ANY_RANKS, 32 << 10, 1},
+    {ANY_RANKS, ANY_BYTES, 2},
+};
+
+/* alltoallv/w: each rank knows only its own counts, so only the rank count may decide */
+static const struct coll_algorithm alltoallv_algorithms[] = {
+    {"linear", coll_alltoallv_linear, NULL},
+    {"pairwise", coll_alltoallv_pairwise, NULL},
+};
+static const struct coll_rule alltoallv_rules[] = {
+    {64, ANY_BYTES, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+
+static const struct coll_algorithm alltoallw_algorithms[] = {
+    {"linear", coll_alltoallw_linear, NULL},
+    {"pairwise", coll_alltoallw_pairwise, NULL},
+};
+static const struct coll_rule alltoallw_rules[] = {
+    {64, ANY_BYTES, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+
+static const struct coll_algorithm reduce_scatter_algorithms[] = {
+    {"ring", coll_reduce_scatter_ring, commutative},
+    {"reduce_scatterv", coll_reduce_scatter_reduce_scatterv, NULL},
+};
+static const struct coll_rule reduce_scatter_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+
+static const struct coll_algorithm reduce_scatter_block_algorithms[] = {
+    {"recursive_halving", coll_reduce_scatter_block_recursive_halving, commutative_pof2},
+    {"ring", coll_reduce_scatter_block_ring, commutative},
+    {"reduce_scatter", coll_reduce_scatter_block_reduce_scatter, NULL},
+};
+static const struct coll_rule reduce_scatter_block_rules[] = {
+    {ANY_RANKS, 64 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+    {ANY_RANKS, ANY_BYTES, 2},
+};
+
+static const struct coll_algorithm scan_algorithms[] = {
+    {"recursive_doubling", coll_scan_recursive_doubling, NULL},
+    {"linear", coll_scan_linear, NULL},
+};
+static const struct coll_rule scan_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_algorithm exscan_algorithms[] = {
+    {"recursive_doubling", coll_exscan_recursive_doubling, NULL},
+    {"linear", coll_exscan_linear, NULL},
+};
+static const struct coll_rule exscan_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+
+static const struct coll_table tables[COLL_KIND_COUNT] = {
+    [COLL_BARRIER] = TABLE(COLL_BARRIER_CHOICES, barrier_algorithms, barrier_rules, no_bytes),
+    [COLL_BCAST] = TABLE(COLL_BCAST_CHOICES, bcast_algorithms, bcast_rules, vector_bytes),
+    [COLL_REDUCE] = TABLE(COLL_REDUCE_CHOICES, reduce_algorithms, reduce_rules, vector_bytes),
+    [COLL_ALLREDUCE] = TABLE(COLL_ALLREDUCE_CHOICES, allreduce_algorithms, allreduce_rules,
+                             vector_bytes),
+    [COLL_GATHER] = TABLE(COLL_GATHER_CHOICES, gather_algorithms, gather_rules,
+                          gather_block_bytes),
+    [COLL_GATHERV] = TABLE(COLL_GATHERV_CHOICES, gatherv_algorithms, gatherv_rules, no_bytes),
+    [COLL_SCATTER] = TABLE(COLL_SCATTER_CHOICES, scatter_algorithms, scatter_rules,
+                           scatter_block_bytes),
+    [COLL_SCATTERV] = TABLE(COLL_SCATTERV_CHOICES, scatterv_algorithms, scatterv_rules,
+                            no_bytes),
+    [COLL_ALLGATHER] = TABLE(COLL_ALLGATHER_CHOICES, allgather_algorithms, allgather_rules,
+                             recv_block_bytes),
+    [COLL_ALLGATHERV] = TABLE(COLL_ALLGATHERV_CHOICES, allgatherv_algorithms, allgatherv_rules,
+                              allgatherv_bytes),
+    [COLL_ALLTOALL] = TABLE(COLL_ALLTOALL_CHOICES, alltoall_algorithms, alltoall_rules,
+                            recv_block_bytes),
+    [COLL_ALLTOALLV] = TABLE(COLL_ALLTOALLV_CHOICES, alltoallv_algorithms, alltoallv_rules,
+                             no_bytes),
+    [COLL_ALLTOALLW] = TABLE(COLL_ALLTOALLW_CHOICES, alltoallw_algorithms, alltoallw_rules,
+                             no_bytes),
+    [COLL_REDUCE_SCATTER] = TABLE(COLL_REDUCE_SCATTER_CHOICES, reduce_scatter_algorithms,
+                                  reduce_scatter_rules, reduce_scatter_bytes),
+    [COLL_REDUCE_SCATTER_BLOCK] =
+        TABLE(COLL_REDUCE_SCATTER_BLOCK_CHOICES, reduce_scatter_block_algorithms,
+              reduce_scatter_block_rules, reduce_scatter_block_bytes),
+    [COLL_SCAN] = TABLE(COLL_SCAN_CHOICES, scan_algorithms, scan_rules, vector_bytes),
+    [COLL_EXSCAN] = TABLE(COLL_EXSCAN_CHOICES, exscan_algorithms, exscan_rules, vector_bytes),
+};
+
+_Static_assert(COLL_KIND_COUNT <= COLL_CONFIG_SLOTS, "core_config.coll_algorithm too small");
+
+static int usable(const struct coll_algorithm *alg, const struct coll_args *a)
+{
+    return !alg->usable || alg->usable(a);
+}
+
+static const struct coll_algorithm *choose(const struct coll_table *t, const struct coll_args *a)
+{
+    int forced = core_config.coll_algorithm[a->kind];
+    if (forced > 0 && forced <= t->nalgorithms && usable(&t->algorithms[forced - 1], a))
+        return &t->algorithms[forced - 1];
+    size_t bytes = t->bytes(a);
+    for (int i = 0; i < t->nrules; i++) {
+        const struct coll_rule *rule = &t->rules[i];
+        if (a->comm->size > rule->max_ranks || bytes > rule->max_bytes)
+            continue;
+        if (usable(&t->algorithms[rule->algorithm], a))
+            return &t->algorithms[rule->algorithm];
+    }
+    /* the tables end with an always-usable rule; this keeps a wrong edit from crashing */
+    for (int i = 0; i < t->nalgorithms; i++)
+        if (usable(&t->algorithms[i], a))
+            return &t->algorithms[i];
+    return NULL;
+}
+
+int coll_build(struct coll_sched *s, const struct coll_args *a)
+{
+    if (a->kind >= COLL_NEIGHBOR_ALLGATHER)
+        return coll_neighbor_build(s, a);
+    if (a->comm->is_inter)
+        return coll_inter_build(s, a);
+    const struct coll_algorithm *alg = choose(&tables[a->kind], a);
+    if (!alg)
+        return MPI_ERR_INTERN;
+    return alg->build(s, a);
+}
+
+/* For tests and nodempi-info: the name of algorithm `index` (0-based) of a collective, NULL
+ * past the end; and the choice string it must match. */
+const char *coll_algorithm_name(enum coll_kind kind, int index)
+{
+    if (kind >= COLL_NEIGHBOR_ALLGATHER || index < 0 || index >= tables[kind].nalgorithms)
+        return NULL;
+    return tables[kind].algorithms[index].name;
+}
+
+const char *coll_algorithm_choices(enum coll_kind kind)
+{
+    return kind < COLL_NEIGHBOR_ALLGATHER ? tables[kind].choices : NULL;
+}

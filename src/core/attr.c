@@ -1,0 +1,283 @@
+/* attr.c - the keyval table and attribute lists (see attr.h for the contract).
+ * Keyvals live in one growable table indexed by keyval - KEYVAL_BASE; a slot is reused only
+ * after the keyval was freed by the user and no attribute refers to it any more. An attribute
+ * list is a singly linked list with the newest attribute first, so delete_all runs delete
+ * callbacks in reverse order of setting (what MPI_Finalize must do for MPI_COMM_SELF). */
+#include "core/attr.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "datatype/datatype.h"
+
+/* Above MPI_KEYVAL_INVALID (0) and the predefined keys (501.., 601..). */
+enum { KEYVAL_BASE = 0x1000 };
+
+struct core_keyval {
+    enum core_attr_kind kind;
+    int refcount;       /* the user's handle (until freed) + attributes using it */
+    int freed;
+    core_attr_callback *copy_fn;
+    core_attr_callback *delete_fn;
+    void *extra_state;
+};
+
+struct core_attr {
+    int keyval;
+    struct core_keyval *key;
+    void *value;
+    struct core_attr *next;
+};
+
+static struct core_keyval **keyvals;
+static int keyval_capacity;
+
+#define ATTR_NULL_FN ((core_attr_callback *)0)
+#define ATTR_DUP_FN ((core_attr_callback *)(uintptr_t)1)
+
+int core_keyval_create(enum core_attr_kind kind, core_attr_callback *copy_fn,
+                       core_attr_callback *delete_fn, void *extra_state, int *keyval)
+{
+    int slot = 0;
+    while (slot < keyval_capacity && keyvals[slot])
+        slot++;
+    if (slot == keyval_capacity) {
+        int capacity = keyval_capacity ? 2 * keyval_capacity : 64;
+        struct core_keyval **grown = realloc(keyvals, sizeof(*grown) * (size_t)capacity);
+        if (!grown)
+            return MPI_ERR_NO_MEM;
+        for (int i = keyval_capacity; i < capacity; i++)
+            grown[i] = NULL;
+        keyvals = grown;
+        keyval_capacity = capacity;
+    }
+    struct core_keyval *key = malloc(sizeof(*key));
+    if (!key)
+        return MPI_ERR_NO_MEM;
+    key->kind = kind;
+    key->refcount = 1;
+    key->freed = 0;
+    key->copy_fn = copy_fn;
+    key->delete_fn = delete_fn;
+    key->extra_state = extra_state;
+    keyvals[slot] = key;
+    *keyval = KEYVAL_BASE + slot;
+    return MPI_SUCCESS;
+}
+
+/* The live, not user-freed keyval of this kind, or NULL. */
+static struct core_keyval *keyval_lookup(enum core_attr_kind kind, int keyval)
+{
+    int slot = keyval - KEYVAL_BASE;
+    if (slot < 0 || slot >= keyval_capacity || !keyvals[slot])
+        return NULL;
+    struct core_keyval *key = keyvals[slot];
+    return key->kind == kind && !key->freed ? key : NULL;
+}
+
+static void keyval_release(int keyval)
+{
+    int slot = keyval - KEYVAL_BASE;
+    if (--keyvals[slot]->refcount == 0) {
+        free(keyvals[slot]);
+        keyvals[slot] = NULL;
+    }
+}
+
+int core_keyval_check(enum core_attr_kind kind, int keyval)
+{
+    return keyval_lookup(kind, keyval) ? MPI_SUCCESS : MPI_ERR_KEYVAL;
+}
+
+int core_keyval_free(enum core_attr_kind kind, int keyval)
+{
+    struct core_keyval *key = keyval_lookup(kind, keyval);
+    if (!key)
+        return MPI_ERR_KEYVAL;
+    key->freed = 1;
+    keyval_release(keyval);
+    return MPI_SUCCESS;
+}
+
+/* ---- callbacks, called through their real types ------------------------------------------- */
+
+static int call_copy(const struct core_attr *attr, void *handle, void **out, int *flag)
+{
+    core_attr_callback *fn = attr->key->copy_fn;
+    *flag = 0;
+    if (fn == ATTR_NULL_FN)
+        return MPI_SUCCESS;
+    if (fn == ATTR_DUP_FN) {
+        *out = attr->value;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    void *extra = attr->key->extra_state;
+    switch (attr->key->kind) {
+    case CORE_ATTR_COMM:
+        return ((MPI_Comm_copy_attr_function *)fn)((MPI_Comm)handle, attr->keyval, extra,
+                                                    attr->value, out, flag);
+    case CORE_ATTR_TYPE:
+        return ((MPI_Type_copy_attr_function *)fn)((MPI_Datatype)handle, attr->keyval, extra,
+                                                    attr->value, out, flag);
+    case CORE_ATTR_WIN:
+        return ((MPI_Win_copy_attr_function *)fn)((MPI_Win)handle, attr->keyval, extra,
+                                                   attr->value, out, flag);
+    }
+    return MPI_ERR_INTERN;
+}
+
+static int call_delete(const struct core_attr *attr, void *handle)
+{
+    core_attr_callback *fn = attr->key->delete_fn;
+    if (fn == ATTR_NULL_FN)
+        return MPI_SUCCESS;
+    void *extra = attr->key->extra_state;
+    switch (attr->key->kind) {
+    case CORE_ATTR_COMM:
+        return ((MPI_Comm_delete_attr_function *)fn)((MPI_Comm)handle, attr->keyval,
+                                                      attr->value, extra);
+    case CORE_ATTR_TYPE:
+        return ((MPI_Type_delete_attr_function *)fn)((MPI_Datatype)handle, attr->keyval,
+                                                      attr->value, extra);
+    case CORE_ATTR_WIN:
+        return ((MPI_Win_delete_attr_function *)fn)((MPI_Win)handle, attr->keyval,
+                                                     attr->value, extra);
+    }
+    return MPI_ERR_INTERN;
+}
+
+/* ---- lists -------------------------------------------------------------------------------- */
+
+static struct core_attr **find_attr(void **list, int keyval)
+{
+    struct core_attr **link = (struct core_attr **)list;
+    while (*link && (*link)->keyval != keyval)
+        link = &(*link)->next;
+    return link;
+}
+
+static int list_push(void **list, int keyval, struct core_keyval *key, void *value)
+{
+    struct core_attr *attr = malloc(sizeof(*attr));
+    if (!attr)
+        return MPI_ERR_NO_MEM;
+    attr->keyval = keyval;
+    attr->key = key;
+    attr->value = value;
+    attr->next = *list;
+    *list = attr;
+    key->refcount++;
+    return MPI_SUCCESS;
+}
+
+static void unlink_attr(struct core_attr **link)
+{
+    struct core_attr *attr = *link;
+    *link = attr->next;
+    keyval_release(attr->keyval);
+    free(attr);
+}
+
+int core_attr_set(enum core_attr_kind kind, void **list, void *handle, int keyval, void *value)
+{
+    struct core_keyval *key = keyval_lookup(kind, keyval);
+    if (!key)
+        return MPI_ERR_KEYVAL;
+    struct core_attr **link = find_attr(list, keyval);
+    if (!*link)
+        return list_push(list, keyval, key, value);
+    int rc = call_delete(*link, handle);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    (*link)->value = value;
+    return MPI_SUCCESS;
+}
+
+int core_attr_get(enum core_attr_kind kind, void *list, int keyval, void **value, int *flag)
+{
+    if (!keyval_lookup(kind, keyval))
+        return MPI_ERR_KEYVAL;
+    struct core_attr **link = find_attr(&list, keyval);
+    *flag = *link != NULL;
+    if (*link)
+        *value = (*link)->value;
+    return MPI_SUCCESS;
+}
+
+int core_attr_delete(enum core_attr_kind kind, void **list, void *handle, int keyval)
+{
+    if (!keyval_lookup(kind, keyval))
+        return MPI_ERR_KEYVAL;
+    struct core_attr **link = find_attr(list, keyval);
+    if (!*link)
+        return MPI_ERR_KEYVAL; /* MPI: deleting an attribute that is not set is erroneous */
+    int rc = call_delete(*link, handle);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unlink_attr(link);
+    return MPI_SUCCESS;
+}
+
+int core_attr_delete_all(enum core_attr_kind kind, void **list, void *handle)
+{
+    (void)kind;
+    while (*list) {
+        struct core_attr **head = (struct core_attr **)list;
+        int rc = call_delete(*head, handle);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        unlink_attr(head);
+    }
+    return MPI_SUCCESS;
+}
+
+/* The copies are pushed in reverse so the new list keeps the old one's order. */
+int core_attr_copy_all(enum core_attr_kind kind, void *src, void *old_handle, void **dst)
+{
+    (void)kind;
+    int n = 0;
+    for (struct core_attr *a = src; a; a = a->next)
+        n++;
+    struct core_attr **order = malloc(sizeof(*order) * (size_t)(n ? n : 1));
+    if (!order)
+        return MPI_ERR_NO_MEM;
+    int i = n;
+    for (struct core_attr *a = src; a; a = a->next)
+        order[--i] = a;
+    int rc = MPI_SUCCESS;
+    for (i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        void *value = NULL;
+        int flag = 0;
+        rc = call_copy(order[i], old_handle, &value, &flag);
+        if (rc == MPI_SUCCESS && flag)
+            rc = list_push(dst, order[i]->keyval, order[i]->key, value);
+    }
+    free(order);
+    if (rc != MPI_SUCCESS) /* undo without callbacks: the new object never existed */
+        while (*dst)
+            unlink_attr((struct core_attr **)dst);
+    return rc;
+}
+
+void core_attr_finalize(void)
+{
+    for (int i = 0; i < keyval_capacity; i++)
+        free(keyvals[i]);
+    free(keyvals);
+    keyvals = NULL;
+    keyval_capacity = 0;
+}
+
+/* ---- datatype hooks (declared weak in datatype/datatype.h) -------------------------------- */
+
+int core_attr_type_delete_all(struct dt_type *type)
+{
+    return core_attr_delete_all(CORE_ATTR_TYPE, &type->attributes, (void *)dt_to_handle(type));
+}
+
+int core_attr_type_copy_all(struct dt_type *oldtype, struct dt_type *newtype)
+{
+    return core_attr_copy_all(CORE_ATTR_TYPE, oldtype->attributes, (void *)dt_to_handle(oldtype),
+                              &newtype->attributes);
+}

@@ -1,0 +1,63 @@
+/* comm.h - communicator objects as every layer sees them: ranks, rank translation, context ids,
+ * error handler. Creation of new communicators (dup, split, intercomms) lives in src/core/comm*.c;
+ * this header is the contract p2p and coll rely on. */
+#ifndef NODEMPI_CORE_COMM_H
+#define NODEMPI_CORE_COMM_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+struct core_errhandler;
+struct core_group;
+
+/* Each communicator owns two consecutive context ids: context for point-to-point and
+ * context + 1 for its collectives, so collective traffic never matches user receives. */
+#define CORE_CONTEXT_COLL_OFFSET 1u
+
+struct core_comm {
+    uint32_t context;            /* even; context + 1 is the collective context */
+    int rank;                    /* my rank in the (local) group */
+    int size;                    /* local group size */
+    int *world_ranks;            /* local rank -> world rank; NULL means identity */
+    int is_inter;
+    int remote_size;             /* intercommunicators: the remote group */
+    int *remote_world_ranks;
+    struct core_errhandler *errhandler;
+    int refcount;                /* user handle + pending operations */
+    int predefined;              /* MPI_COMM_WORLD / MPI_COMM_SELF */
+    char name[MPI_MAX_OBJECT_NAME];
+    void *attributes;            /* owned by src/core/attr.c */
+    void *topology;              /* owned by src/topo (cart/graph/dist-graph) */
+    void *coll_private;          /* owned by src/coll */
+    struct core_comm *local_comm; /* intercommunicators: the intracomm of my local group */
+    void *info_hints;            /* MPI_Comm_set_info: owned by src/core/comm_create.c */
+};
+
+struct core_comm *core_comm_from_handle(MPI_Comm handle);
+MPI_Comm core_comm_to_handle(const struct core_comm *comm);
+
+/* World rank of rank r of the group messages go to: the local group for intracommunicators,
+ * the remote group for intercommunicators. */
+static inline int core_comm_peer_world_rank(const struct core_comm *comm, int rank)
+{
+    const int *map = comm->is_inter ? comm->remote_world_ranks : comm->world_ranks;
+    return map ? map[rank] : rank;
+}
+
+/* Size of the group a point-to-point rank argument refers to. */
+static inline int core_comm_peer_count(const struct core_comm *comm)
+{
+    return comm->is_inter ? comm->remote_size : comm->size;
+}
+
+/* Build world/self at MPI_Init, free them at MPI_Finalize. */
+int core_comm_init_predefined(void);
+void core_comm_finalize_predefined(void);
+
+void core_comm_retain(struct core_comm *comm);
+void core_comm_release(struct core_comm *comm);
+/* comm_create.c: frees topology, attributes, local_comm, hints, context id (last ref). */
+void core_comm_destroy_hook(struct core_comm *comm);
+
+#endif

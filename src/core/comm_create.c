@@ -1,0 +1,792 @@
+/* comm_create.c - communicator constructors and destructor, and the context-id map.
+ * Every constructor first agrees on a free context pair with the other members (bitwise-AND
+ * allreduce of the per-process free maps over the parent; over an intercommunicator the two
+ * local results are swapped by the leaders and broadcast in each local group), then builds
+ * the member table locally. Internal messages travel on the parent's collective context with
+ * negative tags (no user receive and no collective matches them). Owns nothing in p2p or coll:
+ * it only calls coll_allreduce / allgather / bcast and p2p_isend / irecv. */
+#include "core/comm_create.h"
+
+#include <hwloc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "core/attr.h"
+#include "core/comm.h"
+#include "core/error.h"
+#include "core/group.h"
+#include "core/info.h"
+#include "core/request.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/p2p.h"
+#include "topo/topo.h"
+
+/* Internal tags on collective contexts: fixed ones for leader exchanges on an intercomm, and
+ * a band for user tags of MPI_Comm_create_group / MPI_Intercomm_create. */
+enum { TAG_INTER_AGREE = -100, TAG_USER_BASE = -1024 };
+
+static int user_tag(int tag)
+{
+    return TAG_USER_BASE - (tag & 0x3fffffff);
+}
+
+/* ---- the context-id map ------------------------------------------------------------------- */
+
+static struct core_context_map context_map;
+static int context_map_ready;
+
+void core_context_map_init(struct core_context_map *map)
+{
+    memset(map->free_bits, 0xff, sizeof(map->free_bits));
+    core_context_map_take(map, 0); /* MPI_COMM_WORLD */
+    core_context_map_take(map, 1); /* MPI_COMM_SELF */
+}
+
+int core_context_lowest(const uint64_t *mask, int n, int *pairs)
+{
+    int found = 0;
+    for (int w = 0; w < CORE_CONTEXT_WORDS && found < n; w++) {
+        uint64_t bits = mask[w];
+        while (bits && found < n) {
+            pairs[found++] = w * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+        }
+    }
+    return found;
+}
+
+void core_context_map_take(struct core_context_map *map, int pair)
+{
+    map->free_bits[pair / 64] &= ~(UINT64_C(1) << (pair % 64));
+}
+
+void core_context_map_put(struct core_context_map *map, int pair)
+{
+    map->free_bits[pair / 64] |= UINT64_C(1) << (pair % 64);
+}
+
+int core_context_map_is_free(const struct core_context_map *map, int pair)
+{
+    return (map->free_bits[pair / 64] >> (pair % 64)) & 1;
+}
+
+static struct core_context_map *my_map(void)
+{
+    if (!context_map_ready) {
+        core_context_map_init(&context_map);
+        context_map_ready = 1;
+    }
+    return &context_map;
+}
+
+/* ---- agreement helpers -------------------------------------------------------------------- */
+
+static struct dt_type *byte_type(void)
+{
+    return dt_from_handle(MPI_BYTE);
+}
+
+/* Common free pairs of an intracommunicator's members: *mask = AND of everyone's map. */
+static int agree_intra(struct core_comm *comm, uint64_t *mask)
+{
+    return coll_allreduce(my_map()->free_bits, mask, CORE_CONTEXT_WORDS,
+                          dt_from_handle(MPI_UINT64_T), coll_op_from_handle(MPI_BAND), comm);
+}
+
+/* Pick n pairs from an agreed mask. */
+static int pick_pairs(const uint64_t *mask, int n, int *pairs)
+{
+    return core_context_lowest(mask, n, pairs) == n ? MPI_SUCCESS : MPI_ERR_INTERN;
+}
+
+/* How two group leaders reach each other: a communicator, context, peer rank and tag. */
+struct leader_link {
+    struct core_comm *comm;
+    uint32_t context;
+    int peer;
+    int tag;
+};
+
+static int leader_swap(const struct leader_link *link, const void *send, size_t send_bytes,
+                       void *recv, size_t recv_bytes)
+{
+    struct core_request *requests[2] = {NULL, NULL};
+    int rc = p2p_irecv(link->comm, link->context, link->peer, link->tag, recv,
+                       (MPI_Count)recv_bytes, byte_type(), &requests[0]);
+    if (rc == MPI_SUCCESS)
+        rc = p2p_isend(link->comm, link->context, link->peer, link->tag, send,
+                       (MPI_Count)send_bytes, byte_type(), CORE_SEND_STANDARD, &requests[1]);
+    int wait_rc = core_request_waitall(2, requests);
+    return rc != MPI_SUCCESS ? rc : wait_rc;
+}
+
+/* One side of a two-group exchange: the leader swaps `bytes` with the other leader, then
+ * everyone in local gets the other side's data. */
+static int swap_and_bcast(struct core_comm *local, int leader, const struct leader_link *link,
+                          const void *mine, void *theirs, size_t send_bytes, size_t recv_bytes)
+{
+    int rc = MPI_SUCCESS;
+    if (local->rank == leader)
+        rc = leader_swap(link, mine, send_bytes, theirs, recv_bytes);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return coll_bcast(theirs, (MPI_Count)recv_bytes, byte_type(), leader, local);
+}
+
+/* What the groups of a two-group agreement tell each other. */
+struct inter_header {
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    int32_t values[4];
+};
+
+/* Agreement across two groups: local AND, leaders swap headers (with caller values),
+ * *mask = AND over both groups, *theirs = the other side's header. */
+static int agree_inter(struct core_comm *local, int leader, const struct leader_link *link,
+                       const int32_t values[4], uint64_t *mask, struct inter_header *theirs)
+{
+    struct inter_header mine;
+    memset(&mine, 0, sizeof(mine));
+    int rc = agree_intra(local, mine.mask);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    memcpy(mine.values, values, sizeof(mine.values));
+    rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        mask[w] = mine.mask[w] & theirs->mask[w];
+    return MPI_SUCCESS;
+}
+
+/* The leaders of an existing intercommunicator: local rank 0 on both sides. */
+static struct leader_link inter_link(struct core_comm *inter)
+{
+    struct leader_link link = {inter, inter->context + CORE_CONTEXT_COLL_OFFSET, 0,
+                               TAG_INTER_AGREE};
+    return link;
+}
+
+/* ---- building communicator objects -------------------------------------------------------- */
+
+/* A copy of comm's local world-rank table (materialising the identity of MPI_COMM_WORLD). */
+static int *world_ranks_copy(int size, const int *map)
+{
+    int *copy = malloc(sizeof(int) * (size_t)(size > 0 ? size : 1));
+    if (!copy)
+        return NULL;
+    for (int i = 0; i < size; i++)
+        copy[i] = map ? map[i] : i;
+    return copy;
+}
+
+/* A new communicator on pair `pair` that takes ownership of world_ranks. */
+static struct core_comm *comm_new(const struct core_comm *parent, int pair, int size,
+                                  int *world_ranks, int rank)
+{
+    struct core_comm *comm = calloc(1, sizeof(*comm));
+    if (!comm) {
+        free(world_ranks);
+        return NULL;
+    }
+    comm->context = 2u * (uint32_t)pair;
+    comm->rank = rank;
+    comm->size = size;
+    comm->world_ranks = world_ranks;
+    comm->errhandler = parent->errhandler;
+    core_errhandler_retain(comm->errhandler);
+    comm->refcount = 1;
+    core_context_map_take(my_map(), pair);
+    return comm;
+}
+
+/* Turn comm (local side built) into an intercommunicator with the given remote group and a
+ * local_comm on pair local_pair. Consumes remote (even on failure). */
+static int make_inter(struct core_comm *comm, int remote_size, int *remote, int local_pair)
+{
+    comm->is_inter = 1;
+    comm->remote_size = remote_size;
+    comm->remote_world_ranks = remote;
+    int *local_ranks = world_ranks_copy(comm->size, comm->world_ranks);
+    if (!local_ranks)
+        return MPI_ERR_NO_MEM;
+    comm->local_comm = comm_new(comm, local_pair, comm->size, local_ranks, comm->rank);
+    return comm->local_comm ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* Rank of world rank w in a table, or -1. */
+static int rank_in(int size, const int *map, int w)
+{
+    if (!map)
+        return w < size ? w : -1;
+    for (int i = 0; i < size; i++)
+        if (map[i] == w)
+            return i;
+    return -1;
+}
+
+/* ---- dup ---------------------------------------------------------------------------------- */
+
+static int dup_extras(struct core_comm *comm, struct core_info *info, struct core_comm *copy)
+{
+    int rc = MPI_SUCCESS;
+    if (comm->topology)
+        rc = topo_dup(comm->topology, (struct topo **)&copy->topology);
+    struct core_info *hints = info ? info : comm->info_hints;
+    if (rc == MPI_SUCCESS && hints)
+        rc = core_info_dup(hints, (struct core_info **)&copy->info_hints);
+    if (rc == MPI_SUCCESS)
+        rc = core_attr_copy_all(CORE_ATTR_COMM, comm->attributes,
+                                (void *)core_comm_to_handle(comm), &copy->attributes);
+    return rc;
+}
+
+int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
+{
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    int pairs[2];
+    int rc;
+    if (comm->is_inter) {
+        struct leader_link link = inter_link(comm);
+        struct inter_header theirs;
+        int32_t values[4] = {0, 0, 0, 0};
+        rc = agree_inter(comm->local_comm, 0, &link, values, mask, &theirs);
+    } else {
+        rc = agree_intra(comm, mask);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, comm->is_inter ? 2 : 1, pairs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *ranks = world_ranks_copy(comm->size, comm->world_ranks);
+    struct core_comm *copy = ranks ? comm_new(comm, pairs[0], comm->size, ranks, comm->rank)
+                                   : NULL;
+    if (!copy)
+        return MPI_ERR_NO_MEM;
+    if (comm->is_inter) {
+        int *remote = world_ranks_copy(comm->remote_size, comm->remote_world_ranks);
+        rc = remote ? make_inter(copy, comm->remote_size, remote, pairs[1]) : MPI_ERR_NO_MEM;
+    }
+    if (rc != MPI_SUCCESS) {
+        core_comm_release(copy);
+        return rc;
+    }
+    *out = copy;
+    return MPI_SUCCESS;
+}
+
+int core_comm_dup(struct core_comm *comm, struct core_info *info, struct core_comm **out)
+{
+    struct core_comm *copy;
+    int rc = core_comm_dup_bare(comm, &copy);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = dup_extras(comm, info, copy);
+    if (rc != MPI_SUCCESS) {
+        core_comm_release(copy);
+        return rc;
+    }
+    *out = copy;
+    return MPI_SUCCESS;
+}
+
+/* ---- split -------------------------------------------------------------------------------- */
+
+struct split_entry {
+    int color, key, rank, world;
+};
+
+static int split_order(const void *a, const void *b)
+{
+    const struct split_entry *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* From everyone's (color, key) pairs, the world ranks with my color ordered by (key, rank).
+ * Returns the count; *mine is my position when me >= 0. */
+static int split_members(const int *color_key, int n, const int *world_map, int color, int me,
+                         int **world_out, int *mine)
+{
+    struct split_entry *entries = malloc(sizeof(*entries) * (size_t)(n > 0 ? n : 1));
+    int *world = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!entries || !world) {
+        free(entries);
+        free(world);
+        return -1;
+    }
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (color_key[2 * i] != color)
+            continue;
+        entries[count].color = color;
+        entries[count].key = color_key[2 * i + 1];
+        entries[count].rank = i;
+        entries[count].world = world_map ? world_map[i] : i;
+        count++;
+    }
+    qsort(entries, (size_t)count, sizeof(*entries), split_order);
+    for (int i = 0; i < count; i++) {
+        world[i] = entries[i].world;
+        if (entries[i].rank == me)
+            *mine = i;
+    }
+    free(entries);
+    *world_out = world;
+    return count;
+}
+
+static int split_intra(struct core_comm *comm, int color, int key, struct core_comm **out)
+{
+    int mine[2] = {color, key};
+    int *all = malloc(sizeof(int) * 2 * (size_t)comm->size);
+    if (!all)
+        return MPI_ERR_NO_MEM;
+    struct dt_type *int_type = dt_from_handle(MPI_INT);
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    int pair;
+    int rc = coll_allgather(mine, 2, int_type, all, 2, int_type, comm);
+    if (rc == MPI_SUCCESS)
+        rc = agree_intra(comm, mask);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 1, &pair);
+    if (rc != MPI_SUCCESS || color == MPI_UNDEFINED) {
+        free(all);
+        *out = NULL;
+        return rc;
+    }
+    int *world, rank = 0;
+    int n = split_members(all, comm->size, comm->world_ranks, color, comm->rank, &world, &rank);
+    free(all);
+    if (n < 0)
+        return MPI_ERR_NO_MEM;
+    *out = comm_new(comm, pair, n, world, rank);
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* Intercommunicator split: each side splits its local group; same-colored pieces of the two
+ * sides form a new intercommunicator (none when either piece is empty). */
+static int split_inter(struct core_comm *inter, int color, int key, struct core_comm **out)
+{
+    struct core_comm *local = inter->local_comm;
+    struct leader_link link = inter_link(inter);
+    int mine[2] = {color, key};
+    int *all = malloc(sizeof(int) * 2 * (size_t)local->size);
+    int *remote_all = malloc(sizeof(int) * 2 * (size_t)inter->remote_size);
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    struct inter_header theirs;
+    int32_t values[4] = {0, 0, 0, 0};
+    int pairs[2];
+    int rc = all && remote_all ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    struct dt_type *int_type = dt_from_handle(MPI_INT);
+    if (rc == MPI_SUCCESS)
+        rc = coll_allgather(mine, 2, int_type, all, 2, int_type, local);
+    if (rc == MPI_SUCCESS)
+        rc = swap_and_bcast(local, 0, &link, all, remote_all,
+                            sizeof(int) * 2 * (size_t)local->size,
+                            sizeof(int) * 2 * (size_t)inter->remote_size);
+    if (rc == MPI_SUCCESS)
+        rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 2, pairs);
+    *out = NULL;
+    if (rc != MPI_SUCCESS || color == MPI_UNDEFINED) {
+        free(all);
+        free(remote_all);
+        return rc;
+    }
+    int *world = NULL, *remote = NULL, rank = 0, unused = 0;
+    int n = split_members(all, local->size, inter->world_ranks, color, local->rank, &world,
+                          &rank);
+    int rn = split_members(remote_all, inter->remote_size, inter->remote_world_ranks, color, -1,
+                           &remote, &unused);
+    free(all);
+    free(remote_all);
+    if (n < 0 || rn < 0) {
+        free(world);
+        free(remote);
+        return MPI_ERR_NO_MEM;
+    }
+    if (rn == 0) {
+        free(world);
+        free(remote);
+        return MPI_SUCCESS;
+    }
+    struct core_comm *comm = comm_new(inter, pairs[0], n, world, rank);
+    if (!comm) {
+        free(remote);
+        return MPI_ERR_NO_MEM;
+    }
+    rc = make_inter(comm, rn, remote, pairs[1]);
+    if (rc != MPI_SUCCESS) {
+        core_comm_release(comm);
+        return rc;
+    }
+    *out = comm;
+    return MPI_SUCCESS;
+}
+
+int core_comm_split(struct core_comm *comm, int color, int key, struct core_comm **out)
+{
+    if (comm->is_inter)
+        return split_inter(comm, color, key, out);
+    return split_intra(comm, color, key, out);
+}
+
+/* The logical index (+1) of the hwloc object of `type` that contains the cores this process
+ * is bound to, or MPI_UNDEFINED (unbound, unknown type, type not present). */
+static int hw_color(const char *type_name)
+{
+    hwloc_obj_type_t type;
+    if (hwloc_type_sscanf(type_name, &type, NULL, 0) != 0)
+        return MPI_UNDEFINED;
+    hwloc_topology_t topology;
+    if (hwloc_topology_init(&topology) != 0)
+        return MPI_UNDEFINED;
+    int color = MPI_UNDEFINED;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (set && hwloc_topology_load(topology) == 0 &&
+        hwloc_get_cpubind(topology, set, HWLOC_CPUBIND_PROCESS) == 0) {
+        hwloc_obj_t obj = hwloc_get_obj_covering_cpuset(topology, set);
+        while (obj && obj->type != type)
+            obj = obj->parent;
+        if (obj)
+            color = (int)obj->logical_index + 1;
+    }
+    hwloc_bitmap_free(set);
+    hwloc_topology_destroy(topology);
+    return color;
+}
+
+int core_comm_split_type(struct core_comm *comm, int split_type, int key,
+                         struct core_info *info, struct core_comm **out)
+{
+    int color = MPI_UNDEFINED;
+    if (split_type == MPI_COMM_TYPE_SHARED) {
+        color = 0; /* one node: every process shares memory with every other */
+    } else if (split_type == MPI_COMM_TYPE_HW_GUIDED && info) {
+        const char *value = core_info_get(info, "mpi_hw_resource_type");
+        if (value && strcmp(value, "mpi_shared_memory") == 0)
+            color = 0;
+        else if (value)
+            color = hw_color(value);
+    }
+    /* HW_UNGUIDED and RESOURCE_GUIDED: no finer resource is offered (MPI_COMM_NULL). */
+    return core_comm_split(comm, color, key, out);
+}
+
+/* ---- create / create_group ---------------------------------------------------------------- */
+
+/* Every member of group must be a member of comm's (local) group. */
+static int group_within(const struct core_group *group, const struct core_comm *comm)
+{
+    for (int i = 0; i < group->size; i++)
+        if (rank_in(comm->size, comm->world_ranks, group->world_ranks[i]) < 0)
+            return MPI_ERR_GROUP;
+    return MPI_SUCCESS;
+}
+
+/* Intercommunicator create: the group of each side is swapped by the leaders. */
+static int create_inter(struct core_comm *inter, struct core_group *group,
+                        struct core_comm **out)
+{
+    struct core_comm *local = inter->local_comm;
+    struct leader_link link = inter_link(inter);
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    struct inter_header theirs;
+    int32_t values[4] = {group->size, 0, 0, 0};
+    int pairs[2];
+    *out = NULL;
+    int rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 2, pairs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int remote_size = theirs.values[0];
+    int *remote = malloc(sizeof(int) * (size_t)(remote_size > 0 ? remote_size : 1));
+    if (!remote)
+        return MPI_ERR_NO_MEM;
+    rc = swap_and_bcast(local, 0, &link, group->world_ranks, remote,
+                        sizeof(int) * (size_t)group->size, sizeof(int) * (size_t)remote_size);
+    if (rc != MPI_SUCCESS || group->rank == MPI_UNDEFINED || remote_size == 0) {
+        free(remote);
+        return rc;
+    }
+    int *world = world_ranks_copy(group->size, group->world_ranks);
+    struct core_comm *comm = world ? comm_new(inter, pairs[0], group->size, world, group->rank)
+                                   : NULL;
+    if (!comm) {
+        free(remote);
+        return MPI_ERR_NO_MEM;
+    }
+    rc = make_inter(comm, remote_size, remote, pairs[1]);
+    if (rc != MPI_SUCCESS) {
+        core_comm_release(comm);
+        return rc;
+    }
+    *out = comm;
+    return MPI_SUCCESS;
+}
+
+int core_comm_create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
+{
+    int rc = group_within(group, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (comm->is_inter)
+        return create_inter(comm, group, out);
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    int pair;
+    *out = NULL;
+    rc = agree_intra(comm, mask);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 1, &pair);
+    if (rc != MPI_SUCCESS || group->rank == MPI_UNDEFINED)
+        return rc;
+    int *world = world_ranks_copy(group->size, group->world_ranks);
+    *out = world ? comm_new(comm, pair, group->size, world, group->rank) : NULL;
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* Agreement among the group's members only: group rank 0 collects the maps of the others
+ * over comm's collective context (tag derived from the user's), ANDs them, sends the result
+ * back. Linear, but create_group is rare and groups on one node are small. */
+static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
+                       uint64_t *mask)
+{
+    struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
+    size_t bytes = sizeof(uint64_t) * CORE_CONTEXT_WORDS;
+    struct dt_type *byte = byte_type();
+    memcpy(mask, my_map()->free_bits, bytes);
+    if (group->rank != 0) {
+        link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
+        int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
+                          CORE_SEND_STANDARD);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        return p2p_recv(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
+                        MPI_STATUS_IGNORE);
+    }
+    uint64_t other[CORE_CONTEXT_WORDS];
+    for (int i = 1; i < group->size; i++) {
+        int peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[i]);
+        int rc = p2p_recv(comm, link.context, peer, link.tag, other, (MPI_Count)bytes, byte,
+                          MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+            mask[w] &= other[w];
+    }
+    for (int i = 1; i < group->size; i++) {
+        int peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[i]);
+        int rc = p2p_send(comm, link.context, peer, link.tag, mask, (MPI_Count)bytes, byte,
+                          CORE_SEND_STANDARD);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int core_comm_create_group(struct core_comm *comm, struct core_group *group, int tag,
+                           struct core_comm **out)
+{
+    *out = NULL;
+    int rc = group_within(group, comm);
+    if (rc != MPI_SUCCESS || group->rank == MPI_UNDEFINED)
+        return rc;
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    int pair;
+    rc = agree_group(comm, group, tag, mask);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 1, &pair);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int *world = world_ranks_copy(group->size, group->world_ranks);
+    *out = world ? comm_new(comm, pair, group->size, world, group->rank) : NULL;
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* ---- intercommunicators ------------------------------------------------------------------- */
+
+int core_intercomm_create(struct core_comm *local_comm, int local_leader,
+                          struct core_comm *peer_comm, int remote_leader, int tag,
+                          struct core_comm **out)
+{
+    struct leader_link link = {peer_comm, 0, remote_leader, user_tag(tag)};
+    if (peer_comm) /* significant at the leader only */
+        link.context = peer_comm->context + CORE_CONTEXT_COLL_OFFSET;
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    struct inter_header theirs;
+    int32_t values[4] = {local_comm->size, 0, 0, 0};
+    int pairs[2];
+    *out = NULL;
+    int rc = agree_inter(local_comm, local_leader, &link, values, mask, &theirs);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 2, pairs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int remote_size = theirs.values[0];
+    int *mine = world_ranks_copy(local_comm->size, local_comm->world_ranks);
+    int *remote = malloc(sizeof(int) * (size_t)(remote_size > 0 ? remote_size : 1));
+    if (!mine || !remote) {
+        free(mine);
+        free(remote);
+        return MPI_ERR_NO_MEM;
+    }
+    rc = swap_and_bcast(local_comm, local_leader, &link, mine, remote,
+                        sizeof(int) * (size_t)local_comm->size,
+                        sizeof(int) * (size_t)remote_size);
+    if (rc != MPI_SUCCESS) {
+        free(mine);
+        free(remote);
+        return rc;
+    }
+    struct core_comm *comm = comm_new(local_comm, pairs[0], local_comm->size, mine,
+                                      local_comm->rank);
+    if (!comm) {
+        free(remote);
+        return MPI_ERR_NO_MEM;
+    }
+    rc = make_inter(comm, remote_size, remote, pairs[1]);
+    if (rc != MPI_SUCCESS) {
+        core_comm_release(comm);
+        return rc;
+    }
+    *out = comm;
+    return MPI_SUCCESS;
+}
+
+int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
+{
+    struct core_comm *local = inter->local_comm;
+    struct leader_link link = inter_link(inter);
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    struct inter_header theirs;
+    int first_world = inter->world_ranks ? inter->world_ranks[0] : 0;
+    int32_t values[4] = {high ? 1 : 0, first_world, 0, 0};
+    int pair;
+    int rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, 1, &pair);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* high is the leader's (MPI requires one value per group); equal values: the group whose
+     * rank 0 has the lower world rank comes first. */
+    int my_high = 0;
+    if (local->rank == 0)
+        my_high = high ? 1 : 0;
+    rc = coll_bcast(&my_high, 1, dt_from_handle(MPI_INT), 0, local);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int other_high = theirs.values[0];
+    int local_first = my_high != other_high ? !my_high : first_world < theirs.values[1];
+    int n = inter->size + inter->remote_size;
+    int *world = malloc(sizeof(int) * (size_t)n);
+    if (!world)
+        return MPI_ERR_NO_MEM;
+    int offset = local_first ? 0 : inter->remote_size;
+    int remote_offset = local_first ? inter->size : 0;
+    for (int i = 0; i < inter->size; i++)
+        world[offset + i] = inter->world_ranks ? inter->world_ranks[i] : i;
+    for (int i = 0; i < inter->remote_size; i++)
+        world[remote_offset + i] = inter->remote_world_ranks[i];
+    *out = comm_new(inter, pair, n, world, offset + inter->rank);
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* ---- compare, free, hints, hooks ---------------------------------------------------------- */
+
+/* Compare two rank tables as groups: MPI_IDENT (same order), MPI_SIMILAR, MPI_UNEQUAL. */
+static int compare_tables(int na, const int *a, int nb, const int *b)
+{
+    int *ta = world_ranks_copy(na, a), *tb = world_ranks_copy(nb, b);
+    struct core_group *ga = ta ? core_group_new(na, ta, -1) : NULL;
+    struct core_group *gb = tb ? core_group_new(nb, tb, -1) : NULL;
+    int result = ga && gb ? core_group_compare(ga, gb) : MPI_UNEQUAL;
+    if (ga)
+        core_group_release(ga);
+    if (gb)
+        core_group_release(gb);
+    free(ta);
+    free(tb);
+    return result;
+}
+
+int core_comm_compare(const struct core_comm *a, const struct core_comm *b)
+{
+    if (a == b)
+        return MPI_IDENT;
+    if (a->is_inter != b->is_inter)
+        return MPI_UNEQUAL;
+    int result = compare_tables(a->size, a->world_ranks, b->size, b->world_ranks);
+    if (a->is_inter) {
+        int remote = compare_tables(a->remote_size, a->remote_world_ranks, b->remote_size,
+                                    b->remote_world_ranks);
+        if (remote == MPI_UNEQUAL || result == MPI_UNEQUAL)
+            return MPI_UNEQUAL;
+        if (remote == MPI_SIMILAR)
+            result = MPI_SIMILAR;
+    }
+    return result == MPI_IDENT ? MPI_CONGRUENT : result;
+}
+
+int core_comm_free(struct core_comm *comm)
+{
+    int rc = core_attr_delete_all(CORE_ATTR_COMM, &comm->attributes,
+                                  (void *)core_comm_to_handle(comm));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_comm_release(comm);
+    return MPI_SUCCESS;
+}
+
+int core_comm_set_info(struct core_comm *comm, struct core_info *info)
+{
+    struct core_info *copy;
+    int rc = core_info_dup(info, &copy);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_info_free(comm->info_hints);
+    comm->info_hints = copy;
+    return MPI_SUCCESS;
+}
+
+int core_comm_get_info(struct core_comm *comm, struct core_info **out)
+{
+    if (comm->info_hints)
+        return core_info_dup(comm->info_hints, out);
+    *out = core_info_new();
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+void core_comm_destroy_hook(struct core_comm *comm)
+{
+    /* Attributes left by a failed delete callback: drop them, callbacks again ignored. */
+    if (core_attr_delete_all(CORE_ATTR_COMM, &comm->attributes,
+                             (void *)core_comm_to_handle(comm)) != MPI_SUCCESS)
+        comm->attributes = NULL;
+    topo_free(comm->topology);
+    comm->topology = NULL;
+    if (comm->local_comm)
+        core_comm_release(comm->local_comm);
+    comm->local_comm = NULL;
+    core_info_free(comm->info_hints);
+    comm->info_hints = NULL;
+    if (!comm->predefined)
+        core_context_map_put(my_map(), (int)(comm->context / 2));
+}
+
+int core_comm_finalize_hook(void)
+{
+    int rc = MPI_SUCCESS;
+    if (nodempi.comm_self)
+        rc = core_attr_delete_all(CORE_ATTR_COMM, &nodempi.comm_self->attributes,
+                                  (void *)MPI_COMM_SELF);
+    if (rc == MPI_SUCCESS && nodempi.comm_world)
+        rc = core_attr_delete_all(CORE_ATTR_COMM, &nodempi.comm_world->attributes,
+                                  (void *)MPI_COMM_WORLD);
+    return rc;
+}

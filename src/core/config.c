@@ -1,0 +1,182 @@
+/* config.c - the table of NODEMPI_* tunables (name, default, meaning) and its parser.
+ * The runtime reads core_config after core_config_load(); nodempi-info --config prints the same
+ * table, so a tunable documented here is a tunable that exists. */
+#include "core/config.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct core_config core_config;
+
+enum config_kind { CONFIG_SIZE, CONFIG_UNSIGNED, CONFIG_CHOICE };
+
+struct config_entry {
+    const char *name;
+    enum config_kind kind;
+    const char *default_value;
+    const char *choices;       /* CONFIG_CHOICE: '|'-separated, index = enum value */
+    void *target;
+    const char *meaning;
+};
+
+static const struct config_entry config_table[] = {
+    {"NODEMPI_SINGLE_COPY", CONFIG_CHOICE, "auto", "auto|cma|none", &core_config.single_copy,
+     "rendezvous copy: cma (process_vm_readv), none (pipelined through cells), auto (cma when "
+     "the kernel allows it)"},
+    {"NODEMPI_WAIT", CONFIG_CHOICE, "auto", "auto|spin|yield|block", &core_config.wait,
+     "how blocked ranks wait: auto spins when ranks <= cores, else yields then sleeps"},
+    {"NODEMPI_EAGER_LIMIT", CONFIG_SIZE, "4096", NULL, &core_config.eager_limit,
+     "largest message sent eagerly through the ring (seed 000 §4.2: 4 KB)"},
+    {"NODEMPI_CMA_THRESHOLD", CONFIG_SIZE, "16384", NULL, &core_config.cma_threshold,
+     "smallest rendezvous message copied with CMA; smaller ones are pipelined"},
+    {"NODEMPI_PIPELINE_CHUNK", CONFIG_SIZE, "8192", NULL, &core_config.pipeline_chunk,
+     "fragment size of the pipelined rendezvous (capped by the ring size)"},
+    {"NODEMPI_SPIN_ROUNDS", CONFIG_UNSIGNED, "2000", NULL, &core_config.spin_rounds,
+     "empty progress rounds a waiter spins before yielding"},
+    {"NODEMPI_YIELD_ROUNDS", CONFIG_UNSIGNED, "50", NULL, &core_config.yield_rounds,
+     "yields before a waiter sleeps on its futex (block, or auto when oversubscribed)"},
+    /* Collective algorithms (src/coll/select.c): auto = the selection table decides. */
+    {"NODEMPI_COLL_BARRIER", CONFIG_CHOICE, "auto", COLL_BARRIER_CHOICES,
+     &core_config.coll_algorithm[0], "barrier algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_BCAST", CONFIG_CHOICE, "auto", COLL_BCAST_CHOICES,
+     &core_config.coll_algorithm[1], "bcast algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_REDUCE", CONFIG_CHOICE, "auto", COLL_REDUCE_CHOICES,
+     &core_config.coll_algorithm[2], "reduce algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_ALLREDUCE", CONFIG_CHOICE, "auto", COLL_ALLREDUCE_CHOICES,
+     &core_config.coll_algorithm[3], "allreduce algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_GATHER", CONFIG_CHOICE, "auto", COLL_GATHER_CHOICES,
+     &core_config.coll_algorithm[4], "gather algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_GATHERV", CONFIG_CHOICE, "auto", COLL_GATHERV_CHOICES,
+     &core_config.coll_algorithm[5], "gatherv algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_SCATTER", CONFIG_CHOICE, "auto", COLL_SCATTER_CHOICES,
+     &core_config.coll_algorithm[6], "scatter algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_SCATTERV", CONFIG_CHOICE, "auto", COLL_SCATTERV_CHOICES,
+     &core_config.coll_algorithm[7], "scatterv algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_ALLGATHER", CONFIG_CHOICE, "auto", COLL_ALLGATHER_CHOICES,
+     &core_config.coll_algorithm[8], "allgather algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_ALLGATHERV", CONFIG_CHOICE, "auto", COLL_ALLGATHERV_CHOICES,
+     &core_config.coll_algorithm[9], "allgatherv algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_ALLTOALL", CONFIG_CHOICE, "auto", COLL_ALLTOALL_CHOICES,
+     &core_config.coll_algorithm[10], "alltoall algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_ALLTOALLV", CONFIG_CHOICE, "auto", COLL_ALLTOALLV_CHOICES,
+     &core_config.coll_algorithm[11], "alltoallv algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_ALLTOALLW", CONFIG_CHOICE, "auto", COLL_ALLTOALLW_CHOICES,
+     &core_config.coll_algorithm[12], "alltoallw algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_REDUCE_SCATTER", CONFIG_CHOICE, "auto", COLL_REDUCE_SCATTER_CHOICES,
+     &core_config.coll_algorithm[13], "reduce_scatter algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_REDUCE_SCATTER_BLOCK", CONFIG_CHOICE, "auto", COLL_REDUCE_SCATTER_BLOCK_CHOICES,
+     &core_config.coll_algorithm[14], "reduce_scatter_block algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_SCAN", CONFIG_CHOICE, "auto", COLL_SCAN_CHOICES,
+     &core_config.coll_algorithm[15], "scan algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_COLL_EXSCAN", CONFIG_CHOICE, "auto", COLL_EXSCAN_CHOICES,
+     &core_config.coll_algorithm[16], "exscan algorithm (auto: by message size and ranks)"},
+};
+
+/* "64k", "4M", "1g" or plain bytes. */
+static int parse_size(const char *text, size_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text)
+        return -1;
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; end++; break;
+    case 'm': case 'M': v <<= 20; end++; break;
+    case 'g': case 'G': v <<= 30; end++; break;
+    default: break;
+    }
+    if (*end == 'b' || *end == 'B')
+        end++;
+    if (*end != '\0')
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_choice(const char *text, const char *choices, int *out)
+{
+    size_t len = strlen(text);
+    int index = 0;
+    for (const char *p = choices; *p; index++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncasecmp(p, text, n) == 0) {
+            *out = index;
+            return 0;
+        }
+        p += n + (bar ? 1 : 0);
+    }
+    return -1;
+}
+
+static int apply(const struct config_entry *e, const char *text)
+{
+    switch (e->kind) {
+    case CONFIG_SIZE:
+        return parse_size(text, e->target);
+    case CONFIG_UNSIGNED: {
+        char *end;
+        unsigned long v = strtoul(text, &end, 10);
+        if (end == text || *end)
+            return -1;
+        *(unsigned *)e->target = (unsigned)v;
+        return 0;
+    }
+    case CONFIG_CHOICE:
+        return parse_choice(text, e->choices, e->target);
+    }
+    return -1;
+}
+
+int core_config_load(void)
+{
+    int rc = MPI_SUCCESS;
+    for (size_t i = 0; i < sizeof(config_table) / sizeof(config_table[0]); i++) {
+        const struct config_entry *e = &config_table[i];
+        apply(e, e->default_value);
+        const char *text = getenv(e->name);
+        if (text && *text && apply(e, text) != 0) {
+            fprintf(stderr, "nodempi: MPI_Init: invalid value '%s' for %s%s%s; using %s\n",
+                    text, e->name, e->choices ? " (expected " : "",
+                    e->choices ? e->choices : "", e->default_value);
+            apply(e, e->default_value);
+            rc = MPI_ERR_ARG;
+        }
+    }
+    return rc;
+}
+
+static void print_value(FILE *out, const struct config_entry *e)
+{
+    switch (e->kind) {
+    case CONFIG_SIZE:
+        fprintf(out, "%zu", *(size_t *)e->target);
+        break;
+    case CONFIG_UNSIGNED:
+        fprintf(out, "%u", *(unsigned *)e->target);
+        break;
+    case CONFIG_CHOICE: {
+        int index = *(int *)e->target;
+        const char *p = e->choices;
+        for (int i = 0; i < index && p; i++) {
+            p = strchr(p, '|');
+            p = p ? p + 1 : NULL;
+        }
+        const char *bar = p ? strchr(p, '|') : NULL;
+        fprintf(out, "%.*s", p ? (int)(bar ? bar - p : (long)strlen(p)) : 1, p ? p : "?");
+        break;
+    }
+    }
+}
+
+void core_config_print(FILE *out)
+{
+    for (size_t i = 0; i < sizeof(config_table) / sizeof(config_table[0]); i++) {
+        const struct config_entry *e = &config_table[i];
+        fprintf(out, "%-24s = ", e->name);
+        print_value(out, e);
+        fprintf(out, "  (default %s)\n    %s\n", e->default_value, e->meaning);
+    }
+}

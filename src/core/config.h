@@ -1,0 +1,33 @@
+/* config.h - the NODEMPI_* tunables: one table (config.c) read by the runtime and printed by
+ * nodempi-info --config. Values are parsed once at MPI_Init. */
+#ifndef NODEMPI_CORE_CONFIG_H
+#define NODEMPI_CORE_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "coll/select.h" /* COLL_CONFIG_SLOTS and the NODEMPI_COLL_<OP> choice strings */
+
+enum core_single_copy { CORE_SINGLE_COPY_AUTO, CORE_SINGLE_COPY_CMA, CORE_SINGLE_COPY_NONE };
+enum core_wait_policy { CORE_WAIT_AUTO, CORE_WAIT_SPIN, CORE_WAIT_YIELD, CORE_WAIT_BLOCK };
+
+struct core_config {
+    enum core_single_copy single_copy;
+    enum core_wait_policy wait;
+    size_t eager_limit;       /* largest message sent eagerly (bytes) */
+    size_t cma_threshold;     /* smallest rendezvous message pulled with CMA */
+    size_t pipeline_chunk;    /* fragment size of the pipelined rendezvous */
+    unsigned spin_rounds;     /* empty progress rounds before a waiter yields */
+    unsigned yield_rounds;    /* ...and before it sleeps (block / auto when oversubscribed) */
+    int coll_algorithm[COLL_CONFIG_SLOTS]; /* NODEMPI_COLL_<OP>, by enum coll_kind: 0 = auto */
+};
+
+extern struct core_config core_config;
+
+/* Parse the environment into core_config; returns MPI_SUCCESS or MPI_ERR_ARG with a message
+ * naming the variable printed to stderr. */
+int core_config_load(void);
+/* Print every tunable: name, current value, default, meaning. */
+void core_config_print(FILE *out);
+
+#endif

@@ -1,0 +1,159 @@
+/* init.c - MPI_Init / MPI_Finalize behind the API: read the launcher's environment, attach the
+ * job segment (or run as a singleton), start each layer bottom-up, and tear down top-down.
+ * The launcher watches shm_rank_block.state: INITIALIZED means "exiting now is a failure". */
+#include "core/init.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/comm.h"
+#include "core/config.h"
+#include "core/error.h"
+#include "core/progress.h"
+#include "core/request.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/p2p.h"
+#include "shm/segment.h"
+
+struct nodempi_state nodempi;
+static pthread_t main_thread;
+
+/* Context id reserved for the barrier inside MPI_Finalize (never handed to a communicator). */
+#define FINALIZE_CONTEXT 0xfffffffeu
+
+static int env_int(const char *name, int fallback)
+{
+    const char *text = getenv(name);
+    return text && *text ? atoi(text) : fallback;
+}
+
+static int available_cores(void)
+{
+    int ncores = env_int("NODEMPI_NCORES", 0);
+    if (ncores > 0)
+        return ncores;
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        return CPU_COUNT(&set);
+    return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+static int attach_job(void)
+{
+    const char *job = getenv("NODEMPI_JOB");
+    if (!job || !*job) { /* singleton: MPI_COMM_WORLD is this process alone */
+        nodempi.world_rank = 0;
+        nodempi.world_size = 1;
+        return MPI_SUCCESS;
+    }
+    nodempi.world_rank = env_int("NODEMPI_RANK", -1);
+    nodempi.world_size = env_int("NODEMPI_SIZE", 0);
+    if (nodempi.world_rank < 0 || nodempi.world_size < 1 ||
+        nodempi.world_rank >= nodempi.world_size) {
+        fprintf(stderr, "nodempi: MPI_Init: bad NODEMPI_RANK/NODEMPI_SIZE in the environment\n");
+        return MPI_ERR_OTHER;
+    }
+    char why[256];
+    nodempi.segment = shm_segment_attach(job, nodempi.world_size, why, sizeof(why));
+    if (!nodempi.segment) {
+        fprintf(stderr, "nodempi: MPI_Init: %s\n", why);
+        return MPI_ERR_OTHER;
+    }
+    struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
+    atomic_store_explicit(&me->pid, (int32_t)nodempi.pid, memory_order_relaxed);
+    atomic_store_explicit(&me->state, SHM_RANK_INITIALIZED, memory_order_release);
+    return MPI_SUCCESS;
+}
+
+int core_init(int required, int *provided)
+{
+    memset(&nodempi, 0, sizeof(nodempi));
+    nodempi.pid = getpid();
+    main_thread = pthread_self();
+    /* Every call is made by one thread at a time: no lock is needed on any path. */
+    nodempi.thread_level = MPI_THREAD_SERIALIZED;
+    (void)required;
+    if (provided)
+        *provided = nodempi.thread_level;
+    core_config_load();
+    if (gethostname(nodempi.processor_name, sizeof(nodempi.processor_name) - 1) != 0)
+        strcpy(nodempi.processor_name, "localhost");
+    int rc = attach_job();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    nodempi.oversubscribed = nodempi.world_size > available_cores();
+    if ((rc = dt_init()) != MPI_SUCCESS || (rc = core_comm_init_predefined()) != MPI_SUCCESS ||
+        (rc = p2p_init()) != MPI_SUCCESS)
+        return rc;
+    nodempi.initialized = 1;
+    return MPI_SUCCESS;
+}
+
+/* Dissemination barrier on a private context: every rank's sends have been matched (or will
+ * never be) before anyone unmaps the segment. */
+static void finalize_barrier(void)
+{
+    int size = nodempi.world_size, rank = nodempi.world_rank;
+    struct dt_type *byte = dt_from_handle(MPI_BYTE);
+    for (int distance = 1; distance < size; distance *= 2) {
+        struct core_request *send, *recv;
+        char out = 0, in = 0;
+        p2p_irecv(nodempi.comm_world, FINALIZE_CONTEXT, (rank - distance + size) % size, 0, &in,
+                  1, byte, &recv);
+        p2p_isend(nodempi.comm_world, FINALIZE_CONTEXT, (rank + distance) % size, 0, &out, 1,
+                  byte, CORE_SEND_STANDARD, &send);
+        core_request_wait(send, NULL);
+        core_request_wait(recv, NULL);
+    }
+}
+
+int core_finalize(void)
+{
+    void *buffer;
+    size_t size;
+    p2p_bsend_detach(&buffer, &size);
+    if (nodempi.world_size > 1)
+        finalize_barrier();
+    core_finalize_hooks_run();
+    p2p_finalize();
+    core_comm_finalize_predefined();
+    dt_finalize();
+    core_request_finalize();
+    core_error_finalize();
+    if (nodempi.segment) {
+        struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
+        atomic_store_explicit(&me->state, SHM_RANK_FINALIZED, memory_order_release);
+        shm_segment_detach(nodempi.segment);
+        nodempi.segment = NULL;
+    }
+    nodempi.finalized = 1;
+    return MPI_SUCCESS;
+}
+
+int core_is_main_thread(void)
+{
+    return pthread_equal(main_thread, pthread_self());
+}
+
+/* Layers above p2p (collectives, communicators, RMA) register cleanup to run while p2p still
+ * works: a fixed small table, run last-registered first. */
+enum { FINALIZE_HOOKS_MAX = 16 };
+static void (*finalize_hooks[FINALIZE_HOOKS_MAX])(void);
+static int finalize_hook_count;
+
+void core_at_finalize(void (*hook)(void))
+{
+    if (finalize_hook_count < FINALIZE_HOOKS_MAX)
+        finalize_hooks[finalize_hook_count++] = hook;
+}
+
+void core_finalize_hooks_run(void)
+{
+    while (finalize_hook_count > 0)
+        finalize_hooks[--finalize_hook_count]();
+}

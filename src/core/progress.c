@@ -1,0 +1,105 @@
+/* progress.c - the progress engine and the waiting policy.
+ * core_progress runs one round of every layer; waiters call core_progress_idle after empty
+ * rounds, which spins (ranks <= cores: the peer runs on another core and answers within
+ * nanoseconds), yields, and when oversubscribed sleeps on the rank's futex until a peer wakes
+ * it (a spinning rank would steal the core the peer it waits for needs). */
+#include "core/progress.h"
+
+#include <sched.h>
+
+#include "core/config.h"
+#include "core/request.h"
+#include "core/state.h"
+#include "p2p/p2p.h"
+#include "shm/wake.h"
+
+/* Generic requests polled every round (nonblocking collectives, RMA). */
+static struct core_request *generic_head;
+
+void core_progress_add_generic(struct core_request *request)
+{
+    request->free_next = generic_head; /* reuses the free-list link while active */
+    generic_head = request;
+}
+
+static int poll_generic(void)
+{
+    int did = 0;
+    struct core_request **link = &generic_head;
+    while (*link) {
+        struct core_request *request = *link;
+        if (!request->complete && request->poll) {
+            int rc = request->poll(request);
+            if (rc != MPI_SUCCESS) {
+                request->status.MPI_ERROR = rc;
+                request->complete = 1;
+            }
+        }
+        if (request->complete) {
+            *link = request->free_next;
+            request->free_next = NULL;
+            if (request->freed_by_user)
+                core_request_free(request);
+            did = 1;
+        } else {
+            link = &request->free_next;
+        }
+    }
+    return did;
+}
+
+int core_progress(void)
+{
+    int did = p2p_progress();
+    if (generic_head)
+        did |= poll_generic();
+    return did;
+}
+
+void core_progress_wait_flag(const int *flag)
+{
+    unsigned idle = 0;
+    while (!*flag) {
+        if (core_progress())
+            idle = 0;
+        else if (!*flag)
+            core_progress_idle(++idle);
+    }
+}
+
+static int should_sleep(void)
+{
+    if (!nodempi.segment || nodempi.world_size < 2)
+        return 0;
+    return core_config.wait == CORE_WAIT_BLOCK ||
+           (core_config.wait == CORE_WAIT_AUTO && nodempi.oversubscribed);
+}
+
+/* Sleep until woken (or 50 ms: a safety net that bounds the cost of any missed wake-up path,
+ * e.g. a peer that died; correctness never depends on it). */
+static void sleep_on_futex(void)
+{
+    struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
+    uint32_t seen = shm_wake_prepare_sleep(me);
+    if (!core_progress())
+        shm_wake_sleep(me, seen, 50L * 1000 * 1000);
+    shm_wake_end_sleep(me);
+}
+
+void core_progress_idle(unsigned idle_rounds)
+{
+    enum core_wait_policy policy = core_config.wait;
+    if (policy == CORE_WAIT_SPIN)
+        return;
+    if (policy == CORE_WAIT_AUTO && !nodempi.oversubscribed) {
+        if (idle_rounds < core_config.spin_rounds)
+            return;
+        sched_yield();
+        return;
+    }
+    if (idle_rounds < core_config.yield_rounds || !should_sleep()) {
+        sched_yield();
+        return;
+    }
+    sleep_on_futex();
+}

@@ -1,0 +1,167 @@
+/* request.c - request allocation (a free list, so the nonblocking fast path does not call
+ * malloc), handle conversion, status encoding and waiting on internal requests.
+ * Completion is signalled by the owning layer setting request->complete; waiting loops drive
+ * core_progress and back off through core_progress_idle. */
+#include "core/request.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/progress.h"
+#include "datatype/datatype.h"
+
+static struct core_request *free_list;
+
+struct core_request *core_request_alloc(enum core_request_kind kind)
+{
+    struct core_request *request = free_list;
+    if (request)
+        free_list = request->free_next;
+    else if (!(request = malloc(sizeof(*request))))
+        return NULL;
+    memset(request, 0, sizeof(*request));
+    request->kind = kind;
+    return request;
+}
+
+void core_request_free(struct core_request *request)
+{
+    if (request->free_state)
+        request->free_state(request);
+    if (request->type)
+        dt_release(request->type);
+    if (request->comm)
+        core_comm_release(request->comm);
+    request->free_next = free_list;
+    free_list = request;
+}
+
+/* Called at MPI_Finalize: the free list goes back to the heap (ASan must see no leak). */
+void core_request_finalize(void)
+{
+    while (free_list) {
+        struct core_request *next = free_list->free_next;
+        free(free_list);
+        free_list = next;
+    }
+}
+
+void core_request_complete(struct core_request *request)
+{
+    request->complete = 1;
+    if (request->freed_by_user)
+        core_request_free(request);
+}
+
+int core_request_start_generic(struct core_request *request)
+{
+    request->complete = 0;
+    request->active = 1;
+    int rc = request->start ? request->start(request) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && !request->complete)
+        core_progress_add_generic(request);
+    return rc;
+}
+
+MPI_Request core_request_to_handle(struct core_request *request)
+{
+    return request ? (MPI_Request)request : MPI_REQUEST_NULL;
+}
+
+struct core_request *core_request_from_handle(MPI_Request handle)
+{
+    if ((uintptr_t)handle < 0x1000)
+        return NULL;
+    return (struct core_request *)handle;
+}
+
+/* Status layout: slot 0-1 hold the byte count (low, high), slot 2 the cancelled flag. */
+void core_status_set_count(MPI_Status *status, MPI_Count bytes)
+{
+    status->mpi_abi_slot[0] = (int)(uint32_t)((uint64_t)bytes & 0xffffffffu);
+    status->mpi_abi_slot[1] = (int)(uint32_t)((uint64_t)bytes >> 32);
+}
+
+MPI_Count core_status_get_count(const MPI_Status *status)
+{
+    return (MPI_Count)((uint64_t)(uint32_t)status->mpi_abi_slot[0] |
+                       ((uint64_t)(uint32_t)status->mpi_abi_slot[1] << 32));
+}
+
+void core_status_set_cancelled(MPI_Status *status, int cancelled)
+{
+    status->mpi_abi_slot[2] = cancelled ? 1 : 0;
+}
+
+int core_status_get_cancelled(const MPI_Status *status)
+{
+    return status->mpi_abi_slot[2] != 0;
+}
+
+void core_status_set_empty(MPI_Status *status)
+{
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    core_status_set_count(status, 0);
+    core_status_set_cancelled(status, 0);
+}
+
+void core_request_wait_complete(struct core_request *request)
+{
+    unsigned idle = 0;
+    while (!request->complete) {
+        if (core_progress())
+            idle = 0;
+        else if (!request->complete)
+            core_progress_idle(++idle);
+    }
+}
+
+/* Copy out the status (MPI_ERROR is only written by the API layer for multi-request calls),
+ * then free or deactivate the request. */
+static int finish(struct core_request *request, MPI_Status *status)
+{
+    int rc = request->status.MPI_ERROR;
+    if (status) {
+        int keep_error = status->MPI_ERROR;
+        *status = request->status;
+        status->MPI_ERROR = keep_error;
+    }
+    if (request->persistent)
+        request->active = 0;
+    else
+        core_request_free(request);
+    return rc;
+}
+
+int core_request_wait(struct core_request *request, MPI_Status *status)
+{
+    core_request_wait_complete(request);
+    return finish(request, status);
+}
+
+int core_request_waitall(int count, struct core_request **requests)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        if (!requests[i])
+            continue;
+        int one = core_request_wait(requests[i], NULL);
+        if (one != MPI_SUCCESS && rc == MPI_SUCCESS)
+            rc = one;
+        requests[i] = NULL;
+    }
+    return rc;
+}
+
+int core_request_test(struct core_request *request, int *flag, MPI_Status *status)
+{
+    if (!request->complete)
+        core_progress();
+    *flag = request->complete;
+    if (!request->complete)
+        return MPI_SUCCESS;
+    return finish(request, status);
+}

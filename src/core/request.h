@@ -1,0 +1,110 @@
+/* request.h - the request object shared by point-to-point, collectives and one-sided operations.
+ * Owns allocation (a free list: no malloc on the fast path), completion and status filling. A
+ * request is completed by the layer that owns its kind; waiting is src/core/progress.c's job. */
+#ifndef NODEMPI_CORE_REQUEST_H
+#define NODEMPI_CORE_REQUEST_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+struct core_comm;
+struct dt_type;
+
+enum core_request_kind {
+    CORE_REQUEST_SEND,
+    CORE_REQUEST_RECV,
+    CORE_REQUEST_GENERIC,  /* collectives, RMA, generalized: completed by a poll callback */
+};
+
+/* Send modes (MPI_Send / Ssend / Rsend / Bsend). */
+enum core_send_mode {
+    CORE_SEND_STANDARD,
+    CORE_SEND_SYNCHRONOUS,
+    CORE_SEND_READY,
+    CORE_SEND_BUFFERED,
+};
+
+struct core_request;
+/* A poll callback advances a generic request; it returns MPI_SUCCESS or an error class and sets
+ * request->complete when done. It must not block. */
+typedef int core_request_poll_fn(struct core_request *request);
+typedef void core_request_free_fn(struct core_request *request);
+
+struct core_request {
+    enum core_request_kind kind;
+    int complete;                /* set by the owning layer; read by wait/test */
+    int persistent;              /* made by *_init: survives completion, restarted by Start */
+    int active;                  /* persistent: started and not yet completed */
+    int cancelled;
+    int freed_by_user;           /* MPI_Request_free on an active request: free at completion */
+    MPI_Status status;           /* MPI_SOURCE, MPI_TAG, MPI_ERROR, count in bytes */
+    MPI_Count received_bytes;
+    struct core_comm *comm;      /* for error handlers; retained */
+
+    /* Point-to-point arguments (also kept for persistent restarts). */
+    void *buf;
+    MPI_Count count;
+    struct dt_type *type;        /* retained */
+    int peer;                    /* rank in comm, MPI_ANY_SOURCE or MPI_PROC_NULL */
+    int tag;
+    uint32_t context;
+    enum core_send_mode mode;
+
+    /* Owned by the p2p layer: protocol state and queue links. */
+    struct {
+        int state;
+        struct core_request *next;   /* posted queue / pending-send queue */
+        struct core_request *prev;
+        int world_peer;
+        size_t offset;               /* bytes moved so far (pipelined protocol) */
+        uint64_t peer_cookie;        /* the other side's request id during rendezvous */
+        void *bsend_copy;            /* buffered sends: the copy in the attached buffer */
+        void *message;               /* matched unexpected message (Mrecv, late match) */
+        void *iov;                   /* rendezvous: iovec array a peer reads with CMA */
+        size_t total;                /* rendezvous receive: message size */
+    } p2p;
+
+    /* Generic requests. */
+    core_request_poll_fn *poll;
+    core_request_poll_fn *start;     /* persistent generic requests: (re)start */
+    core_request_free_fn *free_state;
+    void *state;
+
+    struct core_request *free_next;
+};
+
+struct core_request *core_request_alloc(enum core_request_kind kind);
+/* Releases references (comm, type) and returns the request to the free list. */
+void core_request_free(struct core_request *request);
+
+MPI_Request core_request_to_handle(struct core_request *request);
+struct core_request *core_request_from_handle(MPI_Request handle); /* NULL for REQUEST_NULL */
+
+/* Status helpers: count stored in bytes across two slots, cancelled flag in a third. */
+void core_status_set_count(MPI_Status *status, MPI_Count bytes);
+MPI_Count core_status_get_count(const MPI_Status *status);
+void core_status_set_cancelled(MPI_Status *status, int cancelled);
+int core_status_get_cancelled(const MPI_Status *status);
+/* The status of an empty (null or inactive) request. */
+void core_status_set_empty(MPI_Status *status);
+
+/* Wait/test on internal requests: used by collectives and by the API layer. core_request_wait
+ * copies the status (if non-NULL) and frees non-persistent requests; returns the request's
+ * error class. */
+int core_request_wait(struct core_request *request, MPI_Status *status);
+int core_request_waitall(int count, struct core_request **requests);
+int core_request_test(struct core_request *request, int *flag, MPI_Status *status);
+
+/* Block until request->complete, progressing (no status copy, no free). */
+void core_request_wait_complete(struct core_request *request);
+void core_request_finalize(void);
+
+/* Mark complete; a request the user already freed (MPI_Request_free) is released now. */
+void core_request_complete(struct core_request *request);
+/* Start (or restart) a generic request and register it with the progress engine. */
+int core_request_start_generic(struct core_request *request);
+
+#endif

@@ -1,0 +1,33 @@
+/* state.h - the one global object of a nodempi process (ARCHITECTURE.md: "no global state outside
+ * one struct nodempi_state"). Written by init/finalize; read everywhere. */
+#ifndef NODEMPI_CORE_STATE_H
+#define NODEMPI_CORE_STATE_H
+
+#include <sys/types.h>
+
+#include <mpi.h>
+
+struct shm_header;
+struct core_comm;
+struct p2p_state;
+
+struct nodempi_state {
+    int initialized;
+    int finalized;
+    int thread_level;
+    int world_rank;
+    int world_size;
+    int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin */
+    pid_t pid;
+    struct shm_header *segment;  /* NULL for a singleton */
+    struct core_comm *comm_world;
+    struct core_comm *comm_self;
+    struct p2p_state *p2p;       /* owned by src/p2p */
+    void *bsend_buffer;          /* MPI_Buffer_attach */
+    size_t bsend_size;
+    char processor_name[MPI_MAX_PROCESSOR_NAME];
+};
+
+extern struct nodempi_state nodempi;
+
+#endif

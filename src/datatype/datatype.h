@@ -1,0 +1,107 @@
+/* datatype.h - the datatype layer's contract: type objects, handle conversion, and the three
+ * ways upper layers move typed data: contiguous check, pack/unpack of a byte range of the packed
+ * stream, and iovecs of that range (for CMA). Byte positions refer to the packed stream of
+ * `count` elements, so transfers can be split into fragments anywhere. */
+#ifndef NODEMPI_DATATYPE_H
+#define NODEMPI_DATATYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include <mpi.h>
+
+/* Element kinds the reduction code understands. A type whose type map holds one kind only
+ * (e.g. a vector of doubles) reports it in dt_type.element, else DT_ELEMENT_MIXED. */
+enum dt_element {
+    DT_ELEMENT_MIXED = 0,
+    DT_ELEMENT_INT8, DT_ELEMENT_UINT8, DT_ELEMENT_INT16, DT_ELEMENT_UINT16,
+    DT_ELEMENT_INT32, DT_ELEMENT_UINT32, DT_ELEMENT_INT64, DT_ELEMENT_UINT64,
+    DT_ELEMENT_FLOAT, DT_ELEMENT_DOUBLE, DT_ELEMENT_LONG_DOUBLE,
+    DT_ELEMENT_C_FLOAT_COMPLEX, DT_ELEMENT_C_DOUBLE_COMPLEX, DT_ELEMENT_C_LONG_DOUBLE_COMPLEX,
+    DT_ELEMENT_BOOL,        /* C _Bool / C++ bool (1 byte) */
+    DT_ELEMENT_CHAR,        /* MPI_CHAR, MPI_CHARACTER: no arithmetic defined */
+    DT_ELEMENT_BYTE,        /* MPI_BYTE, MPI_PACKED: bitwise ops only */
+    DT_ELEMENT_WCHAR,
+    DT_ELEMENT_FLOAT_INT, DT_ELEMENT_DOUBLE_INT, DT_ELEMENT_LONG_INT, DT_ELEMENT_2INT,
+    DT_ELEMENT_SHORT_INT, DT_ELEMENT_LONG_DOUBLE_INT, DT_ELEMENT_2FLOAT, DT_ELEMENT_2DOUBLE,
+    DT_ELEMENT_2INT64,
+    DT_ELEMENT_COUNT
+};
+
+/* One contiguous piece of a type map, relative to the buffer pointer. */
+struct dt_block {
+    MPI_Aint offset;
+    MPI_Count length;
+};
+
+struct dt_type {
+    int predefined;           /* 1 for the table of predefined types (never freed) */
+    int committed;
+    int refcount;             /* user handle + requests/derived types that use it */
+    MPI_Count size;           /* bytes of data in one element */
+    MPI_Aint lb, extent;      /* as MPI defines them (with resized/marker adjustments) */
+    MPI_Aint true_lb, true_extent;
+    int contiguous;           /* one element is size bytes at true_lb, and extent == size */
+    enum dt_element element;  /* homogeneous element kind, or DT_ELEMENT_MIXED */
+    MPI_Count element_count;  /* basic elements in one element of this type (Get_elements;
+                               * a pair such as MPI_DOUBLE_INT counts as 2) */
+    MPI_Count element_size;   /* bytes of one basic element when homogeneous, else 0; for the
+                               * pair kinds: sizeof the C pair struct (its stride in arrays) */
+    size_t nblocks;           /* the compiled type map of one element */
+    struct dt_block *blocks;
+    char name[MPI_MAX_OBJECT_NAME];
+    void *layer_private;      /* constructor arguments, attributes: owned by src/datatype */
+    void *attributes;         /* owned by the attribute code (MPI_Type_set_attr); see below */
+};
+
+/* Handle <-> object. dt_from_handle returns NULL for MPI_DATATYPE_NULL and invalid handles. */
+struct dt_type *dt_from_handle(MPI_Datatype handle);
+MPI_Datatype dt_to_handle(const struct dt_type *type);
+
+/* Reference counting so a type freed by the user stays alive while a request uses it. */
+void dt_retain(struct dt_type *type);
+void dt_release(struct dt_type *type);
+
+/* Bytes of data in count elements. */
+static inline size_t dt_packed_size(const struct dt_type *type, MPI_Count count)
+{
+    return (size_t)(type->size * count);
+}
+
+/* True when count elements are one byte range starting at buf + true_lb. */
+static inline int dt_is_contiguous(const struct dt_type *type, MPI_Count count)
+{
+    return type->contiguous || count == 0 || (count == 1 && type->nblocks <= 1);
+}
+
+/* Copy packed-stream bytes [position, position + len) of (buf, count, type) into dst, or
+ * from src into the typed buffer. len may end mid-element; both return len. */
+size_t dt_pack_range(const struct dt_type *type, const void *buf, MPI_Count count,
+                     size_t position, void *dst, size_t len);
+size_t dt_unpack_range(const struct dt_type *type, void *buf, MPI_Count count, size_t position,
+                       const void *src, size_t len);
+
+/* Fill at most max_iov iovecs covering packed-stream bytes from position on (merging adjacent
+ * blocks); returns the number filled and sets *covered to the bytes they span. */
+int dt_iovec_range(const struct dt_type *type, const void *buf, MPI_Count count,
+                   size_t position, struct iovec *iov, int max_iov, size_t *covered);
+
+/* Basic elements (MPI_Get_elements) in `bytes` of packed data of type: *elements is
+ * MPI_UNDEFINED when the bytes end inside a basic element. A pair type (MPI_DOUBLE_INT...)
+ * counts as two basic elements. dt_elements_to_bytes is the inverse (MPI_Status_set_elements):
+ * MPI_ERR_ARG when `elements` does not end on a basic element boundary of the type map. */
+void dt_get_elements(const struct dt_type *type, MPI_Count bytes, MPI_Count *elements);
+int dt_elements_to_bytes(const struct dt_type *type, MPI_Count elements, MPI_Count *bytes);
+
+/* Attribute hooks, defined (weakly referenced here) by the attribute code: MPI_Type_free calls
+ * the delete hook when type->attributes is non-NULL, MPI_Type_dup the copy hook. */
+int core_attr_type_delete_all(struct dt_type *type) __attribute__((weak));
+int core_attr_type_copy_all(struct dt_type *oldtype, struct dt_type *newtype)
+    __attribute__((weak));
+
+/* Startup and teardown of the predefined table and type bookkeeping. */
+int dt_init(void);
+void dt_finalize(void);
+
+#endif

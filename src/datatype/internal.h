@@ -1,0 +1,132 @@
+/* internal.h - private to src/datatype: the heap object behind a derived datatype handle, the
+ * table of predefined types, the bookkeeping that composing types needs beyond struct dt_type
+ * (bound markers, alignment, external32 size), and helpers shared by the files of this layer.
+ * Nothing outside src/datatype includes this header; other layers use datatype.h/construct.h. */
+#ifndef NODEMPI_DATATYPE_INTERNAL_H
+#define NODEMPI_DATATYPE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "datatype/datatype.h"
+
+/* Predefined handles are 0x200..0x2ff in the MPI-5.0 ABI; the table is indexed by value - 0x200. */
+#define DT_PREDEFINED_BASE 0x200u
+#define DT_PREDEFINED_COUNT 0x100u
+
+/* First word of every derived type object: a handle whose object lacks it is not a datatype
+ * (garbage, another kind of handle, or a freed type). */
+#define DT_MAGIC UINT64_C(0x6e6f64656d706974)
+
+/* How composing a type with others sees it (MPI-4.1 section 5.1.7): lb/ub markers left by
+ * MPI_Type_create_resized stick to every type built from it, and a type map without an ub
+ * marker has its extent rounded up to its largest alignment. */
+struct dt_layout {
+    MPI_Aint lb_marker, ub_marker;
+    unsigned char has_lb_marker, has_ub_marker;
+    unsigned char align;          /* largest alignment of a basic type in the type map */
+    MPI_Count ext32_size;         /* bytes of one element in the "external32" representation */
+};
+
+/* Conversion classes of basic types, for external32 and partial-element counting. */
+enum dt_class {
+    DT_CLASS_SIGNED,       /* two's complement integers, Fortran LOGICALs */
+    DT_CLASS_UNSIGNED,
+    DT_CLASS_FLOAT,        /* IEEE binary32/binary64 (and opaque REAL2/REAL16 of the same size) */
+    DT_CLASS_LONG_DOUBLE,  /* C long double (x87 extended on x86_64), external32: binary128 */
+    DT_CLASS_COMPLEX,      /* two components of size/2 bytes, each swapped */
+    DT_CLASS_LONG_DOUBLE_COMPLEX,
+    DT_CLASS_BYTES,        /* char, byte, bool: copied */
+    DT_CLASS_PAIR,         /* value-index pairs: first and second are basic types */
+};
+
+/* Per predefined type: what struct dt_type does not hold. */
+struct dt_basic {
+    struct dt_layout layout;
+    enum dt_class cls;
+    int pair_second_offset;       /* pairs: offset of the index (second) field */
+    unsigned char first_index;    /* pairs: table index of the value (first) type */
+    unsigned char second_index;   /* pairs: table index of the second type */
+};
+
+extern struct dt_type dt_predefined_types[DT_PREDEFINED_COUNT];
+extern struct dt_basic dt_basic_info[DT_PREDEFINED_COUNT];
+
+/* How a derived type is made from others; subarray and darray are built from these. */
+enum dt_kind {
+    DT_KIND_CONTIGUOUS,   /* count copies of child */
+    DT_KIND_VECTOR,       /* count blocks of blocklen copies of child, block i at i * stride */
+    DT_KIND_INDEXED,      /* count blocks of blocklens[i] (or blocklen) copies at displs[i] */
+    DT_KIND_STRUCT,       /* like indexed, each block with its own children[i] */
+    DT_KIND_RESIZED,      /* child with new lb/ub markers */
+    DT_KIND_WRAP,         /* exactly child (dup, subarray, darray) */
+};
+
+/* Constructor arguments as MPI_Type_get_contents returns them. */
+struct dt_contents {
+    int combiner;
+    MPI_Count nints, naddrs, ncounts, ntypes;
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Count *counts;
+    MPI_Datatype *types;          /* each retained */
+};
+
+struct dt_derived {
+    uint64_t magic;
+    struct dt_type type;          /* the handle points here */
+    struct dt_layout layout;
+    enum dt_kind kind;
+    MPI_Count count;
+    MPI_Count blocklen;           /* vector; indexed when blocklens == NULL */
+    MPI_Aint stride;              /* vector, bytes */
+    MPI_Count *blocklens;         /* indexed, struct */
+    MPI_Aint *displs;             /* indexed, struct: bytes */
+    struct dt_type *child;        /* all kinds but struct; retained */
+    struct dt_type **children;    /* struct; each retained */
+    struct dt_contents contents;
+};
+
+static inline int dt_predefined_index(const struct dt_type *type)
+{
+    return (int)(type - dt_predefined_types);
+}
+
+static inline struct dt_derived *dt_derived_of(const struct dt_type *type)
+{
+    return (struct dt_derived *)((char *)type - offsetof(struct dt_derived, type));
+}
+
+static inline const struct dt_layout *dt_layout_of(const struct dt_type *type)
+{
+    if (type->predefined)
+        return &dt_basic_info[dt_predefined_index(type)].layout;
+    return &dt_derived_of(type)->layout;
+}
+
+/* The compiled block list lives in one allocation: nblocks blocks, then nblocks + 1 packed-
+ * stream positions (position[i] = bytes of data before block i; position[nblocks] = size). */
+static inline const MPI_Count *dt_block_positions(const struct dt_type *type)
+{
+    return (const MPI_Count *)(type->blocks + type->nblocks);
+}
+
+/* Wrap a type built internally (subarray, darray) so the user's type reports its own combiner;
+ * takes over the reference to built. */
+int dt_wrap_built(struct dt_type *built, struct dt_type **out);
+
+/* Compile the block list of type (and, first, of the types it is made of); MPI_SUCCESS or
+ * MPI_ERR_NO_MEM. Idempotent. */
+int dt_compile(struct dt_type *type);
+void dt_free_blocks(struct dt_type *type);
+/* Allocate blocks + positions for n blocks (used by the predefined table too). */
+struct dt_block *dt_alloc_blocks(size_t n);
+void dt_set_positions(struct dt_type *type);
+
+/* Visit the basic (predefined) types of one element of type in type-map order: fn gets the
+ * basic type, the displacement of the first of `n` consecutive copies (stride: its extent).
+ * A nonzero return from fn stops the walk and is returned. */
+typedef int dt_leaf_fn(void *ctx, const struct dt_type *basic, MPI_Aint disp, MPI_Count n);
+int dt_walk_leaves(const struct dt_type *type, MPI_Aint disp, dt_leaf_fn *fn, void *ctx);
+
+#endif

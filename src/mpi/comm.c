@@ -1,0 +1,417 @@
+/* comm.c - API: communicator constructors (dup, split, create, intercommunicators), free,
+ * compare, names, groups of a communicator and info hints. The work is in
+ * src/core/comm_create.c; this file checks arguments and converts handles.
+ * MPI_Comm_rank/size are in runtime.c, error handlers in errors.c, attributes in attr.c. */
+#include <string.h>
+
+#include "core/comm_create.h"
+#include "core/request.h"
+#include "mpi/comm_api.h"
+
+/* Publish a new communicator (NULL: MPI_COMM_NULL) or raise the constructor's error. */
+static int finish_new_comm(struct core_comm *parent, int rc, struct core_comm *made,
+                           MPI_Comm *newcomm, const char *function)
+{
+    if (rc != MPI_SUCCESS) {
+        *newcomm = MPI_COMM_NULL;
+        return core_error_raise(parent, rc, function, "%s", rc == MPI_ERR_INTERN ?
+                                "no context id is free in every member (too many "
+                                "communicators alive)" : core_error_string(rc));
+    }
+    *newcomm = made ? core_comm_to_handle(made) : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+static int dup_with(MPI_Comm comm, struct core_info *info, MPI_Comm *newcomm,
+                    const char *function)
+{
+    struct core_comm *c, *made = NULL;
+    int rc = mpi_begin_comm(comm, &c, function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, newcomm, "newcomm", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_dup(c, info, &made);
+    return finish_new_comm(c, rc, made, newcomm, function);
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return dup_with(comm, NULL, newcomm, "MPI_Comm_dup");
+}
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+
+/* The info argument of the *_with_info variants: MPI_INFO_NULL means "no hints". */
+static int hints_argument(MPI_Info info, struct core_info **hints, struct core_info **empty,
+                          const char *function)
+{
+    *empty = NULL;
+    int rc = mpi_get_optional_info(info, hints, function);
+    if (rc == MPI_SUCCESS && !*hints) {
+        *hints = *empty = core_info_new();
+        if (!*hints)
+            rc = core_error_raise(NULL, MPI_ERR_NO_MEM, function, "out of memory");
+    }
+    return rc;
+}
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    struct core_info *hints, *empty;
+    int rc = mpi_check_initialized("MPI_Comm_dup_with_info");
+    if (rc == MPI_SUCCESS)
+        rc = hints_argument(info, &hints, &empty, "MPI_Comm_dup_with_info");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = dup_with(comm, hints, newcomm, "MPI_Comm_dup_with_info");
+    core_info_free(empty);
+    return rc;
+}
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+
+/* The nonblocking dups agree on the context id at once (a blocking agreement over comm) and
+ * hand back a request that is already complete. */
+static int completed_request(struct core_comm *comm, MPI_Request *request, const char *function)
+{
+    struct core_request *r = core_request_alloc(CORE_REQUEST_GENERIC);
+    if (!r)
+        return core_error_raise(comm, MPI_ERR_NO_MEM, function, "out of memory");
+    core_status_set_empty(&r->status);
+    r->complete = 1;
+    *request = core_request_to_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    struct core_comm *c;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_idup");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, request, "request", "MPI_Comm_idup");
+    if (rc == MPI_SUCCESS)
+        rc = dup_with(comm, NULL, newcomm, "MPI_Comm_idup");
+    if (rc == MPI_SUCCESS)
+        rc = completed_request(c, request, "MPI_Comm_idup");
+    return rc;
+}
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    struct core_comm *c;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_idup_with_info");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, request, "request", "MPI_Comm_idup_with_info");
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
+    if (rc == MPI_SUCCESS)
+        rc = completed_request(c, request, "MPI_Comm_idup_with_info");
+    return rc;
+}
+#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    struct core_comm *c, *made = NULL;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_split");
+    if (rc == MPI_SUCCESS && color < 0 && color != MPI_UNDEFINED)
+        rc = core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_split",
+                              "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, newcomm, "newcomm", "MPI_Comm_split");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_split(c, color, key, &made);
+    return finish_new_comm(c, rc, made, newcomm, "MPI_Comm_split");
+}
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                         MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_split_type";
+    struct core_comm *c, *made = NULL;
+    struct core_info *hints = NULL;
+    int rc = mpi_begin_comm(comm, &c, fn);
+    if (rc == MPI_SUCCESS && split_type != MPI_UNDEFINED &&
+        split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_COMM_TYPE_HW_GUIDED &&
+        split_type != MPI_COMM_TYPE_HW_UNGUIDED && split_type != MPI_COMM_TYPE_RESOURCE_GUIDED)
+        rc = core_error_raise(c, MPI_ERR_ARG, fn, "invalid split_type %d", split_type);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_optional_info(info, &hints, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, newcomm, "newcomm", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_split_type(c, split_type, key, hints, &made);
+    return finish_new_comm(c, rc, made, newcomm, fn);
+}
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    struct core_comm *c, *made = NULL;
+    struct core_group *g;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_create");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_group(group, &g, "MPI_Comm_create");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, newcomm, "newcomm", "MPI_Comm_create");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_create(c, g, &made);
+    if (rc == MPI_ERR_GROUP) {
+        *newcomm = MPI_COMM_NULL;
+        return core_error_raise(c, rc, "MPI_Comm_create",
+                                "group is not a subset of the communicator's group");
+    }
+    return finish_new_comm(c, rc, made, newcomm, "MPI_Comm_create");
+}
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create_group";
+    struct core_comm *c, *made = NULL;
+    struct core_group *g;
+    int rc = mpi_begin_comm(comm, &c, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_intracomm(c, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_group(group, &g, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_send_tag(c, tag, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, newcomm, "newcomm", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_create_group(c, g, tag, &made);
+    if (rc == MPI_ERR_GROUP) {
+        *newcomm = MPI_COMM_NULL;
+        return core_error_raise(c, rc, fn, "group is not a subset of the communicator's group");
+    }
+    return finish_new_comm(c, rc, made, newcomm, fn);
+}
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    const char *fn = "MPI_Comm_free";
+    struct core_comm *c;
+    int rc = mpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS && !comm)
+        rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "comm is NULL");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_comm(*comm, &c, fn);
+    if (rc == MPI_SUCCESS && c->predefined)
+        rc = core_error_raise(c, MPI_ERR_COMM, fn, "cannot free %s", c->name);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_free(c);
+    if (rc != MPI_SUCCESS)
+        return core_error_raise(c, rc, fn, "an attribute delete callback failed (code %d)", rc);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+
+int PMPI_Comm_disconnect(MPI_Comm *comm)
+{
+    /* No dynamic processes: disconnecting is freeing once pending traffic is done, which
+     * the reference count already guarantees. */
+    return PMPI_Comm_free(comm);
+}
+#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    struct core_comm *a, *b;
+    int rc = mpi_begin_comm(comm1, &a, "MPI_Comm_compare");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_comm(comm2, &b, "MPI_Comm_compare");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(a, result, "result", "MPI_Comm_compare");
+    if (rc == MPI_SUCCESS)
+        *result = core_comm_compare(a, b);
+    return rc;
+}
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    struct core_comm *c;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_set_name");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, comm_name, "comm_name", "MPI_Comm_set_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t len = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(c->name, comm_name, len);
+    c->name[len] = '\0';
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    struct core_comm *c;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, comm_name, "comm_name", "MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, resultlen, "resultlen", "MPI_Comm_get_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t len = strnlen(c->name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(comm_name, c->name, len);
+    comm_name[len] = '\0';
+    *resultlen = (int)len;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    struct core_comm *c;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_test_inter");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, flag, "flag", "MPI_Comm_test_inter");
+    if (rc == MPI_SUCCESS)
+        *flag = c->is_inter;
+    return rc;
+}
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+
+static int begin_intercomm(MPI_Comm comm, struct core_comm **c, const void *out,
+                           const char *function)
+{
+    int rc = mpi_begin_comm(comm, c, function);
+    if (rc == MPI_SUCCESS && !(*c)->is_inter)
+        rc = core_error_raise(*c, MPI_ERR_COMM, function, "not an intercommunicator");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(*c, out, "output argument", function);
+    return rc;
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    struct core_comm *c;
+    int rc = begin_intercomm(comm, &c, size, "MPI_Comm_remote_size");
+    if (rc == MPI_SUCCESS)
+        *size = c->remote_size;
+    return rc;
+}
+#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
+
+static int publish_group(struct core_comm *c, int rc, struct core_group *g, MPI_Group *group,
+                         const char *function)
+{
+    if (rc != MPI_SUCCESS)
+        return core_error_raise(c, rc, function, "out of memory");
+    *group = core_group_to_handle(g);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    struct core_comm *c;
+    struct core_group *g = NULL;
+    int rc = begin_intercomm(comm, &c, group, "MPI_Comm_remote_group");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_group_remote_of_comm(c, &g);
+    return publish_group(c, rc, g, group, "MPI_Comm_remote_group");
+}
+#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    struct core_comm *c;
+    struct core_group *g = NULL;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_group");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, group, "group", "MPI_Comm_group");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_group_of_comm(c, &g);
+    return publish_group(c, rc, g, group, "MPI_Comm_group");
+}
+#pragma weak MPI_Comm_group = PMPI_Comm_group
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create";
+    struct core_comm *local, *peer = NULL, *made = NULL;
+    int rc = mpi_begin_comm(local_comm, &local, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_intracomm(local, fn);
+    if (rc == MPI_SUCCESS && (local_leader < 0 || local_leader >= local->size))
+        rc = core_error_raise(local, MPI_ERR_RANK, fn,
+                              "invalid local_leader %d (local_comm size %d)", local_leader,
+                              local->size);
+    /* peer_comm and remote_leader are significant only at the local leader */
+    if (rc == MPI_SUCCESS && local->rank == local_leader) {
+        rc = mpi_get_comm(peer_comm, &peer, fn);
+        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peer->size))
+            rc = core_error_raise(local, MPI_ERR_RANK, fn,
+                                  "invalid remote_leader %d (peer_comm size %d)",
+                                  remote_leader, peer->size);
+        if (rc == MPI_SUCCESS && remote_leader == peer->rank)
+            rc = core_error_raise(local, MPI_ERR_RANK, fn,
+                                  "remote_leader %d is the local leader itself", remote_leader);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_send_tag(local, tag, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(local, newintercomm, "newintercomm", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_intercomm_create(local, local_leader, peer, remote_leader, tag, &made);
+    return finish_new_comm(local, rc, made, newintercomm, fn);
+}
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    struct core_comm *c, *made = NULL;
+    int rc = begin_intercomm(intercomm, &c, newintracomm, "MPI_Intercomm_merge");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_intercomm_merge(c, high, &made);
+    return finish_new_comm(c, rc, made, newintracomm, "MPI_Intercomm_merge");
+}
+#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    struct core_comm *c;
+    struct core_info *i;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_set_info");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_info(info, &i, "MPI_Comm_set_info");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_set_info(c, i);
+    return rc == MPI_SUCCESS ? rc
+                             : core_error_raise(c, rc, "MPI_Comm_set_info", "out of memory");
+}
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    struct core_comm *c;
+    struct core_info *i = NULL;
+    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_get_info");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, info_used, "info_used", "MPI_Comm_get_info");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_get_info(c, &i);
+    if (rc != MPI_SUCCESS)
+        return core_error_raise(c, rc, "MPI_Comm_get_info", "out of memory");
+    *info_used = core_info_to_handle(i);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info

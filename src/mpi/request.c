@@ -1,0 +1,342 @@
+/* request.c - API: completing requests (Wait/Test and their any/all/some forms), freeing,
+ * cancelling and inspecting them. Null and inactive persistent requests complete at once with
+ * an empty status, as the standard requires. */
+#include "core/progress.h"
+#include "core/request.h"
+#include "mpi/api.h"
+#include "p2p/p2p.h"
+
+/* Active = there is something to wait for. */
+static int is_active(const struct core_request *r)
+{
+    return r && (!r->persistent || r->active);
+}
+
+static void set_empty(MPI_Status *status)
+{
+    if (status != MPI_STATUS_IGNORE)
+        core_status_set_empty(status);
+}
+
+/* Finish a completed request: copy status, free or deactivate, null the handle. Returns the
+ * request's error class (already passed through its communicator's handler). */
+static int finish(MPI_Request *handle, MPI_Status *status, const char *function)
+{
+    struct core_request *r = core_request_from_handle(*handle);
+    struct core_comm *comm = r->comm;
+    int persistent = r->persistent;
+    if (comm)
+        core_comm_retain(comm);
+    int rc = core_request_wait(r, status); /* complete already: copies and frees */
+    if (!persistent)
+        *handle = MPI_REQUEST_NULL;
+    if (rc != MPI_SUCCESS)
+        rc = core_error_raise(comm, rc, function, "%s", core_error_string(rc));
+    if (comm)
+        core_comm_release(comm);
+    return rc;
+}
+
+static int check_handle(MPI_Request *handle, const char *function)
+{
+    if (!handle)
+        return core_error_raise(NULL, MPI_ERR_REQUEST, function, "NULL request pointer");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    int rc;
+    if ((rc = mpi_check_initialized("MPI_Wait")) || (rc = check_handle(request, "MPI_Wait")))
+        return rc;
+    struct core_request *r = core_request_from_handle(*request);
+    if (!is_active(r)) {
+        set_empty(status);
+        return MPI_SUCCESS;
+    }
+    core_request_wait_complete(r);
+    return finish(request, status, "MPI_Wait");
+}
+#pragma weak MPI_Wait = PMPI_Wait
+
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    int rc;
+    if ((rc = mpi_check_initialized("MPI_Test")) || (rc = check_handle(request, "MPI_Test")))
+        return rc;
+    struct core_request *r = core_request_from_handle(*request);
+    if (!is_active(r)) {
+        *flag = 1;
+        set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        core_progress();
+    *flag = r->complete;
+    return r->complete ? finish(request, status, "MPI_Test") : MPI_SUCCESS;
+}
+#pragma weak MPI_Test = PMPI_Test
+
+static MPI_Status *status_at(MPI_Status *statuses, int i)
+{
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+/* Finish request i of an array; errors are recorded in its status for MPI_ERR_IN_STATUS. */
+static int finish_in_array(MPI_Request *requests, MPI_Status *statuses, int i, int slot,
+                           int *any_error, const char *function)
+{
+    MPI_Status *status = status_at(statuses, slot);
+    int rc = finish(&requests[i], status, function);
+    if (status != MPI_STATUS_IGNORE)
+        status->MPI_ERROR = rc;
+    if (rc != MPI_SUCCESS)
+        *any_error = 1;
+    return rc;
+}
+
+static int check_array(int count, MPI_Request *requests, const char *function)
+{
+    int rc = mpi_check_initialized(function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (count < 0)
+        return core_error_raise(NULL, MPI_ERR_COUNT, function, "invalid count %d", count);
+    if (count > 0 && !requests)
+        return core_error_raise(NULL, MPI_ERR_REQUEST, function, "NULL request array");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+{
+    int rc = check_array(count, array_of_requests, "MPI_Waitall");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int any_error = 0;
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(array_of_requests[i]);
+        MPI_Status *status = status_at(array_of_statuses, i);
+        if (!is_active(r)) {
+            set_empty(status);
+            continue;
+        }
+        core_request_wait_complete(r);
+        finish_in_array(array_of_requests, array_of_statuses, i, i, &any_error, "MPI_Waitall");
+    }
+    return any_error ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+#pragma weak MPI_Waitall = PMPI_Waitall
+
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                 MPI_Status array_of_statuses[])
+{
+    int rc = check_array(count, array_of_requests, "MPI_Testall");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_progress();
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(array_of_requests[i]);
+        if (is_active(r) && !r->complete) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    int any_error = 0;
+    for (int i = 0; i < count; i++) {
+        if (is_active(core_request_from_handle(array_of_requests[i])))
+            finish_in_array(array_of_requests, array_of_statuses, i, i, &any_error,
+                            "MPI_Testall");
+        else
+            set_empty(status_at(array_of_statuses, i));
+    }
+    return any_error ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+#pragma weak MPI_Testall = PMPI_Testall
+
+/* Index of a completed active request, -1 if none is complete, -2 if none is active. */
+static int find_completed(int count, MPI_Request *requests)
+{
+    int active = 0;
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(requests[i]);
+        if (!is_active(r))
+            continue;
+        active = 1;
+        if (r->complete)
+            return i;
+    }
+    return active ? -1 : -2;
+}
+
+static int any_common(int count, MPI_Request *requests, int *index, int *flag,
+                      MPI_Status *status, int blocking, const char *function)
+{
+    int rc = check_array(count, requests, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unsigned idle = 0;
+    int found = find_completed(count, requests);
+    while (found == -1) {
+        if (core_progress())
+            idle = 0;
+        found = find_completed(count, requests);
+        if (found != -1 || !blocking)
+            break;
+        core_progress_idle(++idle);
+    }
+    if (found == -2) {
+        *index = MPI_UNDEFINED;
+        if (flag)
+            *flag = 1;
+        set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (flag)
+        *flag = found >= 0;
+    if (found < 0) {
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *index = found;
+    return finish(&requests[found], status, function);
+}
+
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
+{
+    return any_common(count, array_of_requests, index, NULL, status, 1, "MPI_Waitany");
+}
+#pragma weak MPI_Waitany = PMPI_Waitany
+
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                 MPI_Status *status)
+{
+    return any_common(count, array_of_requests, index, flag, status, 0, "MPI_Testany");
+}
+#pragma weak MPI_Testany = PMPI_Testany
+
+static int some_common(int incount, MPI_Request *requests, int *outcount, int *indices,
+                       MPI_Status *statuses, int blocking, const char *function)
+{
+    int rc = check_array(incount, requests, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    unsigned idle = 0;
+    int found = find_completed(incount, requests);
+    while (found == -1) {
+        if (core_progress())
+            idle = 0;
+        found = find_completed(incount, requests);
+        if (found != -1 || !blocking)
+            break;
+        core_progress_idle(++idle);
+    }
+    if (found == -2) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    int n = 0, any_error = 0;
+    for (int i = 0; i < incount; i++) {
+        struct core_request *r = core_request_from_handle(requests[i]);
+        if (!is_active(r) || !r->complete)
+            continue;
+        indices[n] = i;
+        finish_in_array(requests, statuses, i, n, &any_error, function);
+        n++;
+    }
+    *outcount = n;
+    return any_error ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return some_common(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, 1, "MPI_Waitsome");
+}
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                  int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    return some_common(incount, array_of_requests, outcount, array_of_indices,
+                       array_of_statuses, 0, "MPI_Testsome");
+}
+#pragma weak MPI_Testsome = PMPI_Testsome
+
+int PMPI_Request_free(MPI_Request *request)
+{
+    int rc;
+    if ((rc = mpi_check_initialized("MPI_Request_free")) ||
+        (rc = check_handle(request, "MPI_Request_free")))
+        return rc;
+    struct core_request *r = core_request_from_handle(*request);
+    if (!r)
+        return core_error_raise(NULL, MPI_ERR_REQUEST, "MPI_Request_free",
+                                "MPI_REQUEST_NULL cannot be freed");
+    *request = MPI_REQUEST_NULL;
+    /* An active operation still completes (a freed send is still delivered); its request is
+     * released then. */
+    if ((r->persistent && !r->active) || r->complete)
+        core_request_free(r);
+    else
+        r->freed_by_user = 1;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_free = PMPI_Request_free
+
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    int rc = mpi_check_initialized("MPI_Request_get_status");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_request *r = core_request_from_handle(request);
+    if (!is_active(r)) {
+        *flag = 1;
+        set_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!r->complete)
+        core_progress();
+    *flag = r->complete;
+    if (r->complete && status != MPI_STATUS_IGNORE) {
+        int keep = status->MPI_ERROR;
+        *status = r->status;
+        status->MPI_ERROR = keep;
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+
+int PMPI_Cancel(MPI_Request *request)
+{
+    int rc;
+    if ((rc = mpi_check_initialized("MPI_Cancel")) || (rc = check_handle(request, "MPI_Cancel")))
+        return rc;
+    struct core_request *r = core_request_from_handle(*request);
+    if (!r)
+        return core_error_raise(NULL, MPI_ERR_REQUEST, "MPI_Cancel",
+                                "MPI_REQUEST_NULL cannot be cancelled");
+    if (!is_active(r))
+        return MPI_SUCCESS;
+    return p2p_cancel(r);
+}
+#pragma weak MPI_Cancel = PMPI_Cancel
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (!status || !flag)
+        return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
+    *flag = core_status_get_cancelled(status);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    if (!status)
+        return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled", "NULL status");
+    core_status_set_cancelled(status, flag);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled

@@ -1,0 +1,156 @@
+/* internal.h - state shared by the p2p files: per-peer rings and outgoing queues, the matching
+ * queues per context, unexpected messages, and the record formats of the protocols.
+ * Only src/p2p includes this. */
+#ifndef NODEMPI_P2P_INTERNAL_H
+#define NODEMPI_P2P_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "core/request.h"
+#include "shm/ring.h"
+#include "shm/wake.h"
+
+/* Record kinds carried by the rings (SHM_RECORD_SKIP = 1 is the transport's). */
+enum p2p_record_kind {
+    P2P_RECORD_EAGER = 2, /* header + whole message */
+    P2P_RECORD_RTS,       /* request to send: struct p2p_rts; the data stays with the sender */
+    P2P_RECORD_FIN,       /* receiver -> sender: done with your buffer (struct p2p_cookies) */
+    P2P_RECORD_CTS,       /* receiver -> sender: send fragments (struct p2p_cookies) */
+    P2P_RECORD_FRAG,      /* sender -> receiver: struct p2p_frag + data */
+};
+
+/* RTS flags */
+enum { P2P_RTS_CMA = 1 }; /* the receiver may pull with process_vm_readv */
+
+struct p2p_rts {
+    uint64_t sender_cookie;  /* sender's request */
+    int32_t pid;
+    int32_t niov;            /* 1: iov is the buffer; >1: iov describes an iovec array */
+    uint64_t iov_base;       /* remote address */
+    uint64_t iov_len;
+};
+
+struct p2p_cookies {
+    uint64_t sender_cookie;
+    uint64_t receiver_cookie;
+};
+
+struct p2p_frag {
+    uint64_t receiver_cookie;
+    uint64_t offset;
+};
+
+/* A message that arrived before its receive was posted. */
+enum p2p_unexpected_kind { P2P_UNEXPECTED_EAGER, P2P_UNEXPECTED_RTS, P2P_UNEXPECTED_SELF };
+
+struct p2p_unexpected {
+    struct p2p_unexpected *next;
+    struct p2p_unexpected *prev;
+    enum p2p_unexpected_kind kind;
+    int src;                 /* sender's rank in the communicator */
+    int world_src;
+    int tag;
+    uint32_t context;
+    size_t size;
+    void *data;              /* EAGER: private copy of the payload */
+    struct p2p_rts rts;      /* RTS */
+    struct core_request *self_send; /* SELF: the sending request (same process) */
+};
+
+/* Matching queues of one context: posted receives and unexpected messages, both in order. */
+struct p2p_match_queues {
+    uint32_t context;
+    int used;
+    struct core_request *posted_head, *posted_tail;
+    struct p2p_unexpected *unexpected_head, *unexpected_tail;
+};
+
+/* Something waiting for room in the ring to one peer, kept in order. */
+enum p2p_outgoing_kind {
+    P2P_OUT_EAGER,   /* request: an eager message */
+    P2P_OUT_RTS,     /* request: its RTS */
+    P2P_OUT_FRAGS,   /* request: the fragments after a CTS */
+    P2P_OUT_CONTROL, /* FIN or CTS */
+};
+
+struct p2p_outgoing {
+    struct p2p_outgoing *next;
+    enum p2p_outgoing_kind kind;
+    struct core_request *request;
+    int control_kind;            /* P2P_RECORD_FIN / P2P_RECORD_CTS */
+    struct p2p_cookies cookies;
+};
+
+struct p2p_peer {
+    struct shm_ring to_peer;     /* producer side: me -> peer */
+    struct shm_ring from_peer;   /* consumer side: peer -> me */
+    struct shm_rank_block *block;
+    struct p2p_outgoing *out_head, *out_tail;
+};
+
+struct p2p_state {
+    int nranks;
+    int me;
+    int cma;                     /* single copy usable (probed and allowed by config) */
+    int wake_peers;              /* some rank may sleep: wake after publishing */
+    size_t eager_limit;
+    size_t cma_threshold;
+    size_t chunk;                /* pipelined fragment payload */
+    struct p2p_peer *peers;
+    int pending_peers;           /* peers with a non-empty outgoing queue */
+    struct p2p_match_queues *queues; /* open-addressing table by context */
+    size_t queues_capacity;
+    size_t queues_used;
+    struct p2p_match_queues *last_queues;
+    struct p2p_outgoing *free_outgoing;
+};
+
+extern struct p2p_state p2p;
+
+/* match.c */
+struct p2p_match_queues *p2p_queues(uint32_t context);
+struct core_request *p2p_match_posted(struct p2p_match_queues *q, int src, int tag);
+struct p2p_unexpected *p2p_match_unexpected(struct p2p_match_queues *q, int source, int tag);
+void p2p_post(struct p2p_match_queues *q, struct core_request *request);
+int p2p_unpost(struct p2p_match_queues *q, struct core_request *request);
+void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u);
+void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u);
+void p2p_free_queues(void);
+
+/* recv.c */
+void p2p_deliver_eager(struct core_request *request, int src, int tag, const void *data,
+                       size_t size);
+void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpected *u);
+void p2p_handle_record(int world_src, struct shm_record *rec);
+void p2p_complete_recv(struct core_request *request, int src, int tag, size_t size,
+                       size_t copied);
+
+/* rndv.c */
+void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_src,
+                      size_t size, const struct p2p_rts *rts);
+void p2p_rndv_on_fin(const struct p2p_cookies *cookies);
+void p2p_rndv_on_cts(int world_src, const struct p2p_cookies *cookies);
+void p2p_rndv_on_frag(const struct p2p_frag *frag, const void *data, size_t len);
+int p2p_rndv_push_frags(struct p2p_peer *peer, struct core_request *request);
+int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request);
+
+/* send.c */
+int p2p_try_eager(struct p2p_peer *peer, struct core_request *request);
+void p2p_queue_outgoing(int world_peer, enum p2p_outgoing_kind kind,
+                        struct core_request *request);
+void p2p_queue_control(int world_peer, int control_kind, const struct p2p_cookies *cookies);
+void p2p_self_send(struct core_request *request);
+void p2p_send_complete(struct core_request *request);
+int p2p_push_outgoing(int world_peer);
+
+static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
+{
+    shm_ring_publish(&peer->to_peer, rec);
+    if (p2p.wake_peers)
+        shm_wake_peer(peer->block);
+}
+
+#endif

@@ -1,0 +1,155 @@
+/* match.c - posted-receive and unexpected-message queues, one pair per context id, and the MPI
+ * matching rule: the first (oldest) entry whose source and tag match, wildcards allowed on the
+ * receive side only. Keeping both queues in arrival/post order is what makes the non-overtaking
+ * rule hold. Contexts live in a small open-addressing table that grows as communicators do. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "p2p/internal.h"
+
+static size_t slot_of(uint32_t context, size_t capacity)
+{
+    return (context * 2654435761u) & (capacity - 1);
+}
+
+static void grow_table(void)
+{
+    size_t old_capacity = p2p.queues_capacity;
+    struct p2p_match_queues *old = p2p.queues;
+    size_t capacity = old_capacity ? old_capacity * 2 : 64;
+    struct p2p_match_queues *table = calloc(capacity, sizeof(*table));
+    if (!table)
+        abort(); /* out of memory while creating a communicator's queues */
+    for (size_t i = 0; i < old_capacity; i++) {
+        if (!old[i].used)
+            continue;
+        size_t s = slot_of(old[i].context, capacity);
+        while (table[s].used)
+            s = (s + 1) & (capacity - 1);
+        table[s] = old[i];
+    }
+    free(old);
+    p2p.queues = table;
+    p2p.queues_capacity = capacity;
+    p2p.last_queues = NULL;
+}
+
+/* The queues of a context, created on first use (a message may arrive for a communicator this
+ * rank has not finished creating yet). Entries are never removed: contexts are reused. */
+struct p2p_match_queues *p2p_queues(uint32_t context)
+{
+    struct p2p_match_queues *q = p2p.last_queues;
+    if (q && q->context == context)
+        return q;
+    if (!p2p.queues || (p2p.queues_used + 1) * 2 > p2p.queues_capacity)
+        grow_table();
+    size_t s = slot_of(context, p2p.queues_capacity);
+    while (p2p.queues[s].used && p2p.queues[s].context != context)
+        s = (s + 1) & (p2p.queues_capacity - 1);
+    q = &p2p.queues[s];
+    if (!q->used) {
+        q->used = 1;
+        q->context = context;
+        p2p.queues_used++;
+    }
+    p2p.last_queues = q;
+    return q;
+}
+
+void p2p_free_queues(void)
+{
+    for (size_t i = 0; i < p2p.queues_capacity; i++) {
+        struct p2p_unexpected *u = p2p.queues[i].unexpected_head;
+        while (u) {
+            struct p2p_unexpected *next = u->next;
+            free(u->data);
+            free(u);
+            u = next;
+        }
+    }
+    free(p2p.queues);
+    p2p.queues = NULL;
+    p2p.queues_capacity = 0;
+    p2p.queues_used = 0;
+    p2p.last_queues = NULL;
+}
+
+static int matches(int want_src, int want_tag, int src, int tag)
+{
+    return (want_src == src || want_src == MPI_ANY_SOURCE) &&
+           (want_tag == tag || want_tag == MPI_ANY_TAG);
+}
+
+/* The oldest posted receive that accepts (src, tag); removed from the queue. */
+struct core_request *p2p_match_posted(struct p2p_match_queues *q, int src, int tag)
+{
+    for (struct core_request *r = q->posted_head; r; r = r->p2p.next) {
+        if (matches(r->peer, r->tag, src, tag)) {
+            p2p_unpost(q, r);
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* The oldest unexpected message a receive for (source, tag) accepts; left in the queue. */
+struct p2p_unexpected *p2p_match_unexpected(struct p2p_match_queues *q, int source, int tag)
+{
+    for (struct p2p_unexpected *u = q->unexpected_head; u; u = u->next)
+        if (matches(source, tag, u->src, u->tag))
+            return u;
+    return NULL;
+}
+
+void p2p_post(struct p2p_match_queues *q, struct core_request *request)
+{
+    request->p2p.next = NULL;
+    request->p2p.prev = q->posted_tail;
+    if (q->posted_tail)
+        q->posted_tail->p2p.next = request;
+    else
+        q->posted_head = request;
+    q->posted_tail = request;
+}
+
+/* Remove a posted receive; 0 if it was not in the queue (already matched). */
+int p2p_unpost(struct p2p_match_queues *q, struct core_request *request)
+{
+    int in_queue = request->p2p.prev || q->posted_head == request;
+    if (!in_queue)
+        return 0;
+    if (request->p2p.prev)
+        request->p2p.prev->p2p.next = request->p2p.next;
+    else
+        q->posted_head = request->p2p.next;
+    if (request->p2p.next)
+        request->p2p.next->p2p.prev = request->p2p.prev;
+    else
+        q->posted_tail = request->p2p.prev;
+    request->p2p.next = request->p2p.prev = NULL;
+    return 1;
+}
+
+void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u)
+{
+    u->next = NULL;
+    u->prev = q->unexpected_tail;
+    if (q->unexpected_tail)
+        q->unexpected_tail->next = u;
+    else
+        q->unexpected_head = u;
+    q->unexpected_tail = u;
+}
+
+void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
+{
+    if (u->prev)
+        u->prev->next = u->next;
+    else
+        q->unexpected_head = u->next;
+    if (u->next)
+        u->next->prev = u->prev;
+    else
+        q->unexpected_tail = u->prev;
+    u->next = u->prev = NULL;
+}

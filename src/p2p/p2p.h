@@ -1,0 +1,58 @@
+/* p2p.h - the messaging layer's contract: start sends and receives, probe, cancel, progress.
+ * Arguments are already checked by the caller (src/mpi); ranks are ranks in comm (the remote
+ * group for intercommunicators), context is comm->context or the collective context. */
+#ifndef NODEMPI_P2P_H
+#define NODEMPI_P2P_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "core/request.h"
+
+struct core_comm;
+struct dt_type;
+
+int p2p_init(void);
+void p2p_finalize(void);
+
+/* Start a send/receive; *out receives a request the caller waits on (core_request_wait). */
+int p2p_isend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+              MPI_Count count, struct dt_type *type, enum core_send_mode mode,
+              struct core_request **out);
+int p2p_irecv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
+              MPI_Count count, struct dt_type *type, struct core_request **out);
+
+/* Blocking forms: same semantics, no request object on the eager fast path. */
+int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+             MPI_Count count, struct dt_type *type, enum core_send_mode mode);
+int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
+             MPI_Count count, struct dt_type *type, MPI_Status *status);
+
+/* Persistent requests: (re)start a request made by core_request_alloc with its p2p fields set. */
+int p2p_start(struct core_request *request);
+
+/* Probe the unexpected messages (after a progress round). With message != NULL the matched
+ * message is removed from matching (MPI_Mprobe) and returned as an opaque pointer. */
+int p2p_iprobe(struct core_comm *comm, uint32_t context, int source, int tag, int *flag,
+               MPI_Status *status, void **message);
+/* Receive a message taken by p2p_iprobe(..., &message). */
+int p2p_imrecv(void *message, void *buf, MPI_Count count, struct dt_type *type,
+               struct core_comm *comm, struct core_request **out);
+
+/* Cancel a receive that has not matched; sets request->cancelled when it worked. */
+int p2p_cancel(struct core_request *request);
+
+/* One progress round: drain incoming rings, advance protocols. Nonzero when work was done. */
+int p2p_progress(void);
+
+/* Buffered-send support (MPI_Buffer_attach/detach). */
+int p2p_bsend_attach(void *buffer, size_t size);
+int p2p_bsend_detach(void **buffer, size_t *size);
+/* Copy the message into the attached buffer and start sending it; MPI_ERR_BUFFER when it does
+ * not fit. The caller's request (if any) is complete on return. */
+int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+              MPI_Count count, struct dt_type *type);
+
+#endif

@@ -1,0 +1,94 @@
+/* progress.c - p2p setup/teardown and one progress round: drain every incoming ring (each
+ * record handled in arrival order, which is what keeps matching order = send order), then push
+ * whatever waits in outgoing queues. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/state.h"
+#include "p2p/internal.h"
+#include "p2p/p2p.h"
+#include "shm/cma.h"
+
+struct p2p_state p2p;
+
+int p2p_init(void)
+{
+    memset(&p2p, 0, sizeof(p2p));
+    p2p.nranks = nodempi.world_size;
+    p2p.me = nodempi.world_rank;
+    p2p.eager_limit = core_config.eager_limit;
+    p2p.cma_threshold = core_config.cma_threshold;
+    p2p.chunk = core_config.pipeline_chunk ? core_config.pipeline_chunk : 8192;
+    p2p.wake_peers = core_config.wait == CORE_WAIT_BLOCK ||
+                     (core_config.wait == CORE_WAIT_AUTO && nodempi.oversubscribed);
+    if (core_config.single_copy != CORE_SINGLE_COPY_NONE) {
+        p2p.cma = shm_cma_probe();
+        if (!p2p.cma && core_config.single_copy == CORE_SINGLE_COPY_CMA && p2p.me == 0)
+            fprintf(stderr, "nodempi: NODEMPI_SINGLE_COPY=cma but process_vm_readv is not "
+                            "permitted here; using the pipelined copy\n");
+    }
+    p2p.peers = calloc((size_t)p2p.nranks, sizeof(*p2p.peers));
+    if (!p2p.peers)
+        return MPI_ERR_NO_MEM;
+    if (nodempi.segment) {
+        /* The largest eager record must fit a ring's record limit. */
+        struct shm_ring probe;
+        shm_ring_view(&probe, nodempi.segment, 0, 0);
+        if (p2p.eager_limit > shm_ring_max_payload(&probe))
+            p2p.eager_limit = shm_ring_max_payload(&probe);
+        for (int r = 0; r < p2p.nranks; r++) {
+            if (r == p2p.me)
+                continue;
+            shm_ring_view(&p2p.peers[r].to_peer, nodempi.segment, p2p.me, r);
+            shm_ring_view(&p2p.peers[r].from_peer, nodempi.segment, r, p2p.me);
+            p2p.peers[r].block = shm_rank_block(nodempi.segment, r);
+        }
+    }
+    nodempi.p2p = &p2p;
+    return MPI_SUCCESS;
+}
+
+void p2p_finalize(void)
+{
+    struct p2p_outgoing *o = p2p.free_outgoing;
+    while (o) {
+        struct p2p_outgoing *next = o->next;
+        free(o);
+        o = next;
+    }
+    p2p_free_queues();
+    free(p2p.peers);
+    memset(&p2p, 0, sizeof(p2p));
+}
+
+/* Handle everything one peer has sent; 1 if there was anything. */
+static int drain(int world_src)
+{
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    struct shm_record *rec = shm_ring_peek(&peer->from_peer);
+    if (!rec)
+        return 0;
+    do {
+        p2p_handle_record(world_src, rec);
+        shm_ring_release(&peer->from_peer, rec);
+    } while ((rec = shm_ring_peek(&peer->from_peer)));
+    /* The sender may be asleep waiting for the room we just freed. */
+    if (p2p.wake_peers)
+        shm_wake_peer(peer->block);
+    return 1;
+}
+
+int p2p_progress(void)
+{
+    int did = 0;
+    for (int r = 0; r < p2p.nranks; r++)
+        if (r != p2p.me)
+            did |= drain(r);
+    if (p2p.pending_peers)
+        for (int r = 0; r < p2p.nranks && p2p.pending_peers; r++)
+            if (p2p.peers[r].out_head)
+                did |= p2p_push_outgoing(r);
+    return did;
+}

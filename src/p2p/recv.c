@@ -1,0 +1,184 @@
+/* recv.c - the receive side: posting receives (matching the unexpected queue first), handling
+ * each record drained from a ring, and delivering data into typed receive buffers.
+ * A receive never waits here; waiting is core_request_wait's job. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/internal.h"
+#include "p2p/p2p.h"
+
+static size_t recv_capacity(const struct core_request *request)
+{
+    return dt_packed_size(request->type, request->count);
+}
+
+void p2p_complete_recv(struct core_request *request, int src, int tag, size_t size,
+                       size_t copied)
+{
+    request->status.MPI_SOURCE = src;
+    request->status.MPI_TAG = tag;
+    request->status.MPI_ERROR = size > copied ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    core_status_set_count(&request->status, (MPI_Count)copied);
+    core_status_set_cancelled(&request->status, 0);
+    core_request_complete(request);
+}
+
+/* Copy a whole message (packed bytes) into the receive buffer, truncating to its capacity. */
+void p2p_deliver_eager(struct core_request *request, int src, int tag, const void *data,
+                       size_t size)
+{
+    size_t capacity = recv_capacity(request);
+    size_t copied = size < capacity ? size : capacity;
+    struct dt_type *type = request->type;
+    if (copied) {
+        if (dt_is_contiguous(type, request->count))
+            memcpy((char *)request->buf + type->true_lb, data, copied);
+        else
+            dt_unpack_range(type, request->buf, request->count, 0, data, copied);
+    }
+    p2p_complete_recv(request, src, tag, size, copied);
+}
+
+void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpected *u)
+{
+    switch (u->kind) {
+    case P2P_UNEXPECTED_EAGER:
+        p2p_deliver_eager(request, u->src, u->tag, u->data, u->size);
+        free(u->data);
+        break;
+    case P2P_UNEXPECTED_RTS:
+        p2p_rndv_receive(request, u->src, u->tag, u->world_src, u->size, &u->rts);
+        break;
+    case P2P_UNEXPECTED_SELF: {
+        struct core_request *send = u->self_send;
+        /* Same process: copy from the sender's layout straight into the receiver's. */
+        if (dt_is_contiguous(send->type, send->count)) {
+            p2p_deliver_eager(request, u->src, u->tag,
+                              (char *)send->buf + send->type->true_lb, u->size);
+        } else {
+            void *tmp = malloc(u->size ? u->size : 1);
+            if (!tmp)
+                abort();
+            dt_pack_range(send->type, send->buf, send->count, 0, tmp, u->size);
+            p2p_deliver_eager(request, u->src, u->tag, tmp, u->size);
+            free(tmp);
+        }
+        p2p_send_complete(send);
+        break;
+    }
+    }
+    free(u);
+}
+
+/* Start a receive whose p2p fields are set (also the restart of a persistent one). */
+int p2p_recv_start(struct core_request *request)
+{
+    request->complete = 0;
+    request->cancelled = 0;
+    request->status.MPI_ERROR = MPI_SUCCESS;
+    if (request->peer == MPI_PROC_NULL) {
+        p2p_complete_recv(request, MPI_PROC_NULL, MPI_ANY_TAG, 0, 0);
+        return MPI_SUCCESS;
+    }
+    struct p2p_match_queues *q = p2p_queues(request->context);
+    struct p2p_unexpected *u = p2p_match_unexpected(q, request->peer, request->tag);
+    if (u) {
+        p2p_unexpected_remove(q, u);
+        p2p_recv_matched_unexpected(request, u);
+        return MPI_SUCCESS;
+    }
+    p2p_post(q, request);
+    return MPI_SUCCESS;
+}
+
+int p2p_irecv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
+              MPI_Count count, struct dt_type *type, struct core_request **out)
+{
+    struct core_request *request = core_request_alloc(CORE_REQUEST_RECV);
+    if (!request)
+        return MPI_ERR_NO_MEM;
+    request->buf = buf;
+    request->count = count;
+    request->type = type;
+    dt_retain(type);
+    request->peer = source;
+    request->tag = tag;
+    request->context = context;
+    request->comm = comm;
+    core_comm_retain(comm);
+    *out = request;
+    return p2p_recv_start(request);
+}
+
+int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
+             MPI_Count count, struct dt_type *type, MPI_Status *status)
+{
+    struct core_request *request;
+    int rc = p2p_irecv(comm, context, source, tag, buf, count, type, &request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return core_request_wait(request, status);
+}
+
+/* An EAGER or RTS record from the ring: match it or keep it as unexpected. */
+static void handle_message(int world_src, struct shm_record *rec)
+{
+    struct p2p_match_queues *q = p2p_queues(rec->context);
+    struct core_request *request = p2p_match_posted(q, rec->src, rec->tag);
+    void *payload = shm_record_payload(rec);
+    if (request) {
+        if (rec->kind == P2P_RECORD_EAGER)
+            p2p_deliver_eager(request, rec->src, rec->tag, payload, rec->size);
+        else
+            p2p_rndv_receive(request, rec->src, rec->tag, world_src, rec->size, payload);
+        return;
+    }
+    /* Unexpected: copy out of the ring now so the sender's ring never fills with messages
+     * nobody has asked for yet (flow control without deadlock). */
+    struct p2p_unexpected *u = calloc(1, sizeof(*u));
+    if (!u)
+        abort();
+    u->src = rec->src;
+    u->world_src = world_src;
+    u->tag = rec->tag;
+    u->context = rec->context;
+    u->size = rec->size;
+    if (rec->kind == P2P_RECORD_EAGER) {
+        u->kind = P2P_UNEXPECTED_EAGER;
+        u->data = malloc(rec->size ? rec->size : 1);
+        if (!u->data)
+            abort();
+        memcpy(u->data, payload, rec->size);
+    } else {
+        u->kind = P2P_UNEXPECTED_RTS;
+        memcpy(&u->rts, payload, sizeof(u->rts));
+    }
+    p2p_unexpected_append(q, u);
+}
+
+void p2p_handle_record(int world_src, struct shm_record *rec)
+{
+    void *payload = shm_record_payload(rec);
+    switch (rec->kind) {
+    case P2P_RECORD_EAGER:
+    case P2P_RECORD_RTS:
+        handle_message(world_src, rec);
+        break;
+    case P2P_RECORD_FIN:
+        p2p_rndv_on_fin(payload);
+        break;
+    case P2P_RECORD_CTS:
+        p2p_rndv_on_cts(world_src, payload);
+        break;
+    case P2P_RECORD_FRAG: {
+        size_t len = (size_t)rec->size;
+        p2p_rndv_on_frag(payload, (char *)payload + sizeof(struct p2p_frag), len);
+        break;
+    }
+    default:
+        break;
+    }
+}

@@ -1,0 +1,211 @@
+/* rndv.c - the rendezvous protocols for messages above the eager limit and for synchronous
+ * sends. The sender posts an RTS describing its buffer; at match time the receiver either pulls
+ * the data itself with process_vm_readv (single copy) and answers FIN, or answers CTS and the
+ * sender streams FRAG records through the ring (two copies, pipelined: fragment n is copied out
+ * by the receiver while fragment n+1 is copied in by the sender). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/internal.h"
+#include "shm/cma.h"
+
+/* Above this many iovecs a layout is copied through fragments (packing) rather than by CMA:
+ * one process_vm_readv call takes at most IOV_MAX (1024) vectors per side. */
+enum { CMA_MAX_IOVECS = 1024 };
+
+static size_t message_size(const struct core_request *request)
+{
+    return dt_packed_size(request->type, request->count);
+}
+
+static int layout_iovecs(struct dt_type *type, MPI_Count count)
+{
+    if (dt_is_contiguous(type, count))
+        return 1;
+    size_t n = type->nblocks * (size_t)count;
+    return n > CMA_MAX_IOVECS ? -1 : (int)n;
+}
+
+/* The iovecs of a whole typed buffer (at most CMA_MAX_IOVECS); returns how many. */
+static int build_iovecs(struct dt_type *type, void *buf, MPI_Count count, size_t bytes,
+                        struct iovec *iov)
+{
+    if (dt_is_contiguous(type, count)) {
+        iov[0].iov_base = (char *)buf + type->true_lb;
+        iov[0].iov_len = bytes;
+        return 1;
+    }
+    size_t covered = 0;
+    return dt_iovec_range(type, buf, count, 0, iov, CMA_MAX_IOVECS, &covered);
+}
+
+int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
+{
+    struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(struct p2p_rts));
+    if (!rec)
+        return 0;
+    size_t size = message_size(request);
+    struct p2p_rts *rts = shm_record_payload(rec);
+    memset(rts, 0, sizeof(*rts));
+    rts->sender_cookie = (uint64_t)(uintptr_t)request;
+    rts->pid = (int32_t)nodempi.pid;
+    rec->flags = 0;
+    int niov = layout_iovecs(request->type, request->count);
+    if (p2p.cma && size >= p2p.cma_threshold && niov > 0) {
+        if (niov == 1) {
+            struct iovec one;
+            build_iovecs(request->type, request->buf, request->count, size, &one);
+            rts->iov_base = (uint64_t)(uintptr_t)one.iov_base;
+            rts->iov_len = one.iov_len;
+            rts->niov = 1;
+            rec->flags = P2P_RTS_CMA;
+        } else if ((request->p2p.iov = malloc(sizeof(struct iovec) * (size_t)niov))) {
+            niov = build_iovecs(request->type, request->buf, request->count, size,
+                                request->p2p.iov);
+            rts->iov_base = (uint64_t)(uintptr_t)request->p2p.iov;
+            rts->iov_len = (uint64_t)niov * sizeof(struct iovec);
+            rts->niov = niov;
+            rec->flags = P2P_RTS_CMA;
+        }
+    }
+    rec->kind = P2P_RECORD_RTS;
+    rec->tag = request->tag;
+    rec->context = request->context;
+    rec->src = request->comm->rank;
+    rec->size = size;
+    p2p_publish(peer, rec);
+    return 1;
+}
+
+static void send_done(struct core_request *request)
+{
+    free(request->p2p.iov);
+    request->p2p.iov = NULL;
+    p2p_send_complete(request);
+}
+
+void p2p_rndv_on_fin(const struct p2p_cookies *cookies)
+{
+    send_done((struct core_request *)(uintptr_t)cookies->sender_cookie);
+}
+
+/* Pull with CMA into the receive buffer; 0 on success, else an errno value. */
+static int pull(struct core_request *request, const struct p2p_rts *rts, size_t bytes)
+{
+    struct iovec local_one, remote_one;
+    struct iovec *local = &local_one, *remote = &remote_one;
+    int nlocal = layout_iovecs(request->type, request->count);
+    if (nlocal < 0)
+        return -1;
+    if (nlocal > 1 && !(local = malloc(sizeof(*local) * (size_t)nlocal)))
+        return -1;
+    nlocal = build_iovecs(request->type, request->buf, request->count, bytes, local);
+    int nremote = rts->niov;
+    int rc = 0;
+    if (nremote == 1) {
+        remote_one.iov_base = (void *)(uintptr_t)rts->iov_base;
+        remote_one.iov_len = rts->iov_len;
+    } else if ((remote = malloc(sizeof(*remote) * (size_t)nremote))) {
+        struct iovec mine = {remote, rts->iov_len};
+        struct iovec theirs = {(void *)(uintptr_t)rts->iov_base, rts->iov_len};
+        rc = shm_cma_read(rts->pid, &mine, 1, &theirs, 1, rts->iov_len);
+    } else {
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = shm_cma_read(rts->pid, local, nlocal, remote, nremote, bytes);
+    if (local != &local_one)
+        free(local);
+    if (remote != &remote_one)
+        free(remote);
+    return rc;
+}
+
+void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_src,
+                      size_t size, const struct p2p_rts *rts)
+{
+    size_t capacity = message_size(request);
+    size_t bytes = size < capacity ? size : capacity;
+    struct p2p_cookies cookies = {rts->sender_cookie, (uint64_t)(uintptr_t)request};
+    int pulled = 0;
+    if (bytes > 0 && rts->niov > 0 && p2p.cma) {
+        int rc = pull(request, rts, bytes);
+        pulled = rc == 0;
+        if (rc > 0) /* the kernel refused (ptrace policy, seccomp): stop offering CMA */
+            p2p.cma = 0;
+    }
+    if (bytes == 0 || pulled) {
+        p2p_complete_recv(request, src, tag, size, bytes);
+        p2p_queue_control(world_src, P2P_RECORD_FIN, &cookies);
+        return;
+    }
+    /* Pipelined: the sender streams fragments that land in p2p_rndv_on_frag. */
+    request->p2p.offset = 0;
+    request->p2p.total = size;
+    request->status.MPI_SOURCE = src;
+    request->status.MPI_TAG = tag;
+    p2p_queue_control(world_src, P2P_RECORD_CTS, &cookies);
+}
+
+void p2p_rndv_on_cts(int world_src, const struct p2p_cookies *cookies)
+{
+    struct core_request *request = (struct core_request *)(uintptr_t)cookies->sender_cookie;
+    request->p2p.peer_cookie = cookies->receiver_cookie;
+    request->p2p.offset = 0;
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    if (!peer->out_head && p2p_rndv_push_frags(peer, request))
+        return;
+    p2p_queue_outgoing(world_src, P2P_OUT_FRAGS, request);
+}
+
+int p2p_rndv_push_frags(struct p2p_peer *peer, struct core_request *request)
+{
+    size_t size = message_size(request);
+    size_t max_payload = shm_ring_max_payload(&peer->to_peer) - sizeof(struct p2p_frag);
+    size_t chunk = p2p.chunk < max_payload ? p2p.chunk : max_payload;
+    int contiguous = dt_is_contiguous(request->type, request->count);
+    while (request->p2p.offset < size) {
+        size_t offset = request->p2p.offset;
+        size_t len = size - offset < chunk ? size - offset : chunk;
+        struct shm_record *rec =
+            shm_ring_try_reserve(&peer->to_peer, sizeof(struct p2p_frag) + len);
+        if (!rec)
+            return 0;
+        struct p2p_frag *frag = shm_record_payload(rec);
+        frag->receiver_cookie = request->p2p.peer_cookie;
+        frag->offset = offset;
+        char *data = (char *)(frag + 1);
+        if (contiguous)
+            memcpy(data, (const char *)request->buf + request->type->true_lb + offset, len);
+        else
+            dt_pack_range(request->type, request->buf, request->count, offset, data, len);
+        rec->kind = P2P_RECORD_FRAG;
+        rec->size = len;
+        p2p_publish(peer, rec);
+        request->p2p.offset = offset + len;
+    }
+    send_done(request);
+    return 1;
+}
+
+void p2p_rndv_on_frag(const struct p2p_frag *frag, const void *data, size_t len)
+{
+    struct core_request *request = (struct core_request *)(uintptr_t)frag->receiver_cookie;
+    size_t capacity = message_size(request);
+    size_t offset = (size_t)frag->offset;
+    if (offset < capacity) {
+        size_t n = capacity - offset < len ? capacity - offset : len;
+        if (dt_is_contiguous(request->type, request->count))
+            memcpy((char *)request->buf + request->type->true_lb + offset, data, n);
+        else
+            dt_unpack_range(request->type, request->buf, request->count, offset, data, n);
+    }
+    request->p2p.offset += len;
+    size_t total = request->p2p.total;
+    if (request->p2p.offset == total)
+        p2p_complete_recv(request, request->status.MPI_SOURCE, request->status.MPI_TAG, total,
+                          total < capacity ? total : capacity);
+}

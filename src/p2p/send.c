@@ -1,0 +1,255 @@
+/* send.c - the send side: protocol choice, the eager fast path, per-peer outgoing queues (used
+ * only when the ring is full or earlier messages still wait, so order is kept), and sends to
+ * oneself. The blocking MPI_Send of a small message writes one record and returns: no request,
+ * no allocation, no system call. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/internal.h"
+#include "p2p/p2p.h"
+
+void p2p_send_complete(struct core_request *request)
+{
+    request->status.MPI_ERROR = MPI_SUCCESS;
+    core_request_complete(request);
+}
+
+/* Write the whole message into one record; 0 when the ring has no room. */
+static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
+                       struct dt_type *type, int src, int tag, uint32_t context, size_t size)
+{
+    struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, size);
+    if (!rec)
+        return 0;
+    rec->kind = P2P_RECORD_EAGER;
+    rec->tag = tag;
+    rec->context = context;
+    rec->src = src;
+    rec->size = size;
+    if (size) {
+        if (dt_is_contiguous(type, count))
+            memcpy(shm_record_payload(rec), (const char *)buf + type->true_lb, size);
+        else
+            dt_pack_range(type, buf, count, 0, shm_record_payload(rec), size);
+    }
+    p2p_publish(peer, rec);
+    return 1;
+}
+
+int p2p_try_eager(struct p2p_peer *peer, struct core_request *request)
+{
+    size_t size = dt_packed_size(request->type, request->count);
+    return write_eager(peer, request->buf, request->count, request->type, request->comm->rank,
+                       request->tag, request->context, size);
+}
+
+static struct p2p_outgoing *outgoing_alloc(void)
+{
+    struct p2p_outgoing *o = p2p.free_outgoing;
+    if (o)
+        p2p.free_outgoing = o->next;
+    else if (!(o = malloc(sizeof(*o))))
+        abort();
+    memset(o, 0, sizeof(*o));
+    return o;
+}
+
+static void outgoing_append(int world_peer, struct p2p_outgoing *o)
+{
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    if (!peer->out_head) {
+        peer->out_head = o;
+        p2p.pending_peers++;
+    } else {
+        peer->out_tail->next = o;
+    }
+    peer->out_tail = o;
+}
+
+void p2p_queue_outgoing(int world_peer, enum p2p_outgoing_kind kind,
+                        struct core_request *request)
+{
+    struct p2p_outgoing *o = outgoing_alloc();
+    o->kind = kind;
+    o->request = request;
+    outgoing_append(world_peer, o);
+}
+
+void p2p_queue_control(int world_peer, int control_kind, const struct p2p_cookies *cookies)
+{
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    if (!peer->out_head) {
+        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(*cookies));
+        if (rec) {
+            rec->kind = (uint8_t)control_kind;
+            rec->size = 0;
+            memcpy(shm_record_payload(rec), cookies, sizeof(*cookies));
+            p2p_publish(peer, rec);
+            return;
+        }
+    }
+    struct p2p_outgoing *o = outgoing_alloc();
+    o->kind = P2P_OUT_CONTROL;
+    o->control_kind = control_kind;
+    o->cookies = *cookies;
+    outgoing_append(world_peer, o);
+}
+
+/* Try the head of one item; 1 when it is done and can leave the queue. */
+static int push_one(struct p2p_peer *peer, struct p2p_outgoing *o)
+{
+    switch (o->kind) {
+    case P2P_OUT_EAGER:
+        if (!p2p_try_eager(peer, o->request))
+            return 0;
+        p2p_send_complete(o->request);
+        return 1;
+    case P2P_OUT_RTS:
+        return p2p_rndv_try_rts(peer, o->request);
+    case P2P_OUT_FRAGS:
+        return p2p_rndv_push_frags(peer, o->request);
+    case P2P_OUT_CONTROL: {
+        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(o->cookies));
+        if (!rec)
+            return 0;
+        rec->kind = (uint8_t)o->control_kind;
+        rec->size = 0;
+        memcpy(shm_record_payload(rec), &o->cookies, sizeof(o->cookies));
+        p2p_publish(peer, rec);
+        return 1;
+    }
+    }
+    return 1;
+}
+
+/* Push queued items to one peer in order until the ring is full; nonzero if any left. */
+int p2p_push_outgoing(int world_peer)
+{
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    int did = 0;
+    while (peer->out_head) {
+        struct p2p_outgoing *o = peer->out_head;
+        if (!push_one(peer, o))
+            break;
+        did = 1;
+        peer->out_head = o->next;
+        if (!peer->out_head) {
+            peer->out_tail = NULL;
+            p2p.pending_peers--;
+        }
+        o->next = p2p.free_outgoing;
+        p2p.free_outgoing = o;
+    }
+    return did;
+}
+
+/* Sends to oneself never touch a ring: match directly, or park as unexpected. A small
+ * standard send is copied so that it completes at once (as eager sends to others do). */
+void p2p_self_send(struct core_request *request)
+{
+    struct p2p_match_queues *q = p2p_queues(request->context);
+    size_t size = dt_packed_size(request->type, request->count);
+    int src = request->comm->rank;
+    struct core_request *recv = p2p_match_posted(q, src, request->tag);
+    struct p2p_unexpected *u = calloc(1, sizeof(*u));
+    if (!u)
+        abort();
+    u->kind = P2P_UNEXPECTED_SELF;
+    u->src = src;
+    u->world_src = p2p.me;
+    u->tag = request->tag;
+    u->context = request->context;
+    u->size = size;
+    u->self_send = request;
+    if (recv) {
+        p2p_recv_matched_unexpected(recv, u);
+        return;
+    }
+    if (request->mode != CORE_SEND_SYNCHRONOUS && size <= p2p.eager_limit) {
+        u->kind = P2P_UNEXPECTED_EAGER;
+        u->self_send = NULL;
+        u->data = malloc(size ? size : 1);
+        if (!u->data)
+            abort();
+        dt_pack_range(request->type, request->buf, request->count, 0, u->data, size);
+        p2p_send_complete(request);
+    }
+    p2p_unexpected_append(q, u);
+}
+
+/* Start a send whose fields are set (also the restart of a persistent one). */
+int p2p_send_start(struct core_request *request)
+{
+    request->complete = 0;
+    request->cancelled = 0;
+    request->status.MPI_ERROR = MPI_SUCCESS;
+    core_status_set_empty(&request->status);
+    if (request->peer == MPI_PROC_NULL) {
+        request->status.MPI_SOURCE = MPI_PROC_NULL;
+        request->complete = 1;
+        return MPI_SUCCESS;
+    }
+    int world_peer = core_comm_peer_world_rank(request->comm, request->peer);
+    request->p2p.world_peer = world_peer;
+    if (world_peer == p2p.me) {
+        p2p_self_send(request);
+        return MPI_SUCCESS;
+    }
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    size_t size = dt_packed_size(request->type, request->count);
+    if (size <= p2p.eager_limit && request->mode != CORE_SEND_SYNCHRONOUS) {
+        if (!peer->out_head && p2p_try_eager(peer, request)) {
+            p2p_send_complete(request);
+            return MPI_SUCCESS;
+        }
+        p2p_queue_outgoing(world_peer, P2P_OUT_EAGER, request);
+        return MPI_SUCCESS;
+    }
+    if (!peer->out_head && p2p_rndv_try_rts(peer, request))
+        return MPI_SUCCESS;
+    p2p_queue_outgoing(world_peer, P2P_OUT_RTS, request);
+    return MPI_SUCCESS;
+}
+
+int p2p_isend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+              MPI_Count count, struct dt_type *type, enum core_send_mode mode,
+              struct core_request **out)
+{
+    struct core_request *request = core_request_alloc(CORE_REQUEST_SEND);
+    if (!request)
+        return MPI_ERR_NO_MEM;
+    request->buf = (void *)buf;
+    request->count = count;
+    request->type = type;
+    dt_retain(type);
+    request->peer = dest;
+    request->tag = tag;
+    request->context = context;
+    request->mode = mode;
+    request->comm = comm;
+    core_comm_retain(comm);
+    *out = request;
+    return p2p_send_start(request);
+}
+
+int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+             MPI_Count count, struct dt_type *type, enum core_send_mode mode)
+{
+    size_t size = dt_packed_size(type, count);
+    if (dest != MPI_PROC_NULL && size <= p2p.eager_limit && mode != CORE_SEND_SYNCHRONOUS) {
+        int world_peer = core_comm_peer_world_rank(comm, dest);
+        struct p2p_peer *peer = &p2p.peers[world_peer];
+        /* The fast path: ring has room and nothing queued ahead of us. */
+        if (world_peer != p2p.me && !peer->out_head &&
+            write_eager(peer, buf, count, type, comm->rank, tag, context, size))
+            return MPI_SUCCESS;
+    }
+    struct core_request *request;
+    int rc = p2p_isend(comm, context, dest, tag, buf, count, type, mode, &request);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return core_request_wait(request, NULL);
+}

@@ -1,0 +1,81 @@
+/* ring.c - producer reservation/publication and consumer release for the pair ring.
+ * See ring.h for the memory-ordering argument; this file only adds the wrap-around rule: a
+ * record never straddles the end of the ring, the producer pads with a SKIP record instead. */
+#include "shm/ring.h"
+
+void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int dst)
+{
+    char *base = (char *)seg + seg->rings_offset +
+                 ((size_t)src * seg->nranks + (size_t)dst) * seg->ring_stride;
+    ring->control = (struct shm_ring_control *)base;
+    ring->data = base + shm_ring_control_bytes();
+    ring->bytes = seg->ring_data_bytes;
+    ring->position = 0;
+    ring->head_cache = 0;
+}
+
+static uint64_t record_bytes(size_t payload_bytes)
+{
+    return (SHM_RECORD_HEADER_BYTES + payload_bytes + SHM_CACHE_LINE - 1) &
+           ~(uint64_t)(SHM_CACHE_LINE - 1);
+}
+
+/* True when bytes more (plus the terminator line past them) fit before the consumer's head. */
+static int has_room(struct shm_ring *ring, uint64_t bytes)
+{
+    uint64_t needed = ring->position + bytes + SHM_CACHE_LINE;
+    if (needed <= ring->head_cache + ring->bytes)
+        return 1;
+    /* acquire: the consumer's reads of the records before head happened before we overwrite */
+    ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);
+    return needed <= ring->head_cache + ring->bytes;
+}
+
+static struct shm_record *record_at(struct shm_ring *ring, uint64_t position)
+{
+    return (struct shm_record *)(ring->data + (position & (ring->bytes - 1)));
+}
+
+struct shm_record *shm_ring_try_reserve(struct shm_ring *ring, size_t payload_bytes)
+{
+    uint64_t bytes = record_bytes(payload_bytes);
+    uint64_t to_end = ring->bytes - (ring->position & (ring->bytes - 1));
+    if (bytes > to_end) {
+        /* Pad to the end with a SKIP record, then place the record at offset 0. */
+        if (!has_room(ring, to_end + bytes))
+            return NULL;
+        struct shm_record *skip = record_at(ring, ring->position);
+        skip->kind = SHM_RECORD_SKIP;
+        skip->lines = (uint16_t)(to_end / SHM_CACHE_LINE);
+        shm_ring_publish(ring, skip);
+    } else if (!has_room(ring, bytes)) {
+        return NULL;
+    }
+    struct shm_record *rec = record_at(ring, ring->position);
+    rec->lines = (uint16_t)(bytes / SHM_CACHE_LINE);
+    rec->flags = 0;
+    return rec;
+}
+
+void shm_ring_publish(struct shm_ring *ring, struct shm_record *rec)
+{
+    uint64_t position = ring->position;
+    uint64_t next = position + (uint64_t)rec->lines * SHM_CACHE_LINE;
+    /* The terminator: relaxed is enough, the release below orders it before the stamp. */
+    atomic_store_explicit(&record_at(ring, next)->stamp, 0, memory_order_relaxed);
+    atomic_store_explicit(&rec->stamp, position / SHM_CACHE_LINE + 1, memory_order_release);
+    ring->position = next;
+}
+
+void shm_ring_release(struct shm_ring *ring, struct shm_record *rec)
+{
+    ring->position += (uint64_t)rec->lines * SHM_CACHE_LINE;
+    /* release: our reads of this record complete before the producer may reuse its space */
+    atomic_store_explicit(&ring->control->head, ring->position, memory_order_release);
+}
+
+struct shm_record *shm_ring_peek_slow(struct shm_ring *ring, struct shm_record *skip)
+{
+    shm_ring_release(ring, skip);
+    return shm_ring_peek(ring);
+}

@@ -1,0 +1,92 @@
+/* ring.h - single-producer/single-consumer ring of variable-length records, one per ordered
+ * pair of ranks (the "standard" per-pair queue of seed 000 §4.2).
+ *
+ * Memory-ordering argument. A record is a 32-byte header followed by its payload, padded to whole
+ * cache lines. The header's first word (stamp) is the only publication flag: the producer writes
+ * header and payload with plain stores, then stores the stamp with memory_order_release; the
+ * consumer loads the stamp at its current position with memory_order_acquire and, when it is
+ * non-zero, may read the record. Before publishing a record the producer stores 0 into the stamp
+ * word just past it (the next record's position), so the consumer polling there can never mistake
+ * stale payload of an earlier lap for a header: it sees 0 until the next record is published.
+ * Space flows back through head (consumer's position, release store after it is done with a
+ * record; producer's acquire load only when its cached copy says the ring is full). The consumer
+ * thus touches one cache line per small message: the latency floor is one line transfer. */
+#ifndef NODEMPI_SHM_RING_H
+#define NODEMPI_SHM_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shm/segment.h"
+
+/* Record kinds; the transport does not interpret them except SHM_RECORD_SKIP. */
+enum { SHM_RECORD_SKIP = 1 };
+
+struct shm_record {
+    _Atomic uint64_t stamp; /* 0: not yet published; else (position / 64) + 1 */
+    uint8_t kind;
+    uint8_t flags;
+    uint16_t lines;         /* whole record, header included, in cache lines */
+    int32_t tag;
+    uint32_t context;
+    int32_t src;            /* sender's rank in the communicator */
+    uint64_t size;          /* message size in bytes (payload of this record may be less) */
+};
+#define SHM_RECORD_HEADER_BYTES 32
+#define SHM_RECORD_INLINE_BYTES (SHM_CACHE_LINE - SHM_RECORD_HEADER_BYTES)
+
+static inline void *shm_record_payload(struct shm_record *rec) { return (char *)rec + 32; }
+
+/* The control block of a ring lives in the segment just before its data. */
+struct shm_ring_control {
+    _Atomic uint64_t head; /* bytes the consumer has finished with; written by the consumer */
+    char pad[SHM_CACHE_LINE - 8];
+};
+
+static inline size_t shm_ring_control_bytes(void) { return sizeof(struct shm_ring_control); }
+
+/* A process-local view of one ring. */
+struct shm_ring {
+    struct shm_ring_control *control;
+    char *data;
+    uint64_t bytes;      /* power of two */
+    uint64_t position;   /* producer: tail; consumer: head (private copy) */
+    uint64_t head_cache; /* producer only: last head read from control */
+};
+
+/* The ring from src to dst inside the segment. */
+void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int dst);
+
+/* Largest payload one record can carry in this ring (a quarter of it, so that a full-size record
+ * never waits for more than three others to drain). */
+static inline size_t shm_ring_max_payload(const struct shm_ring *ring)
+{
+    return ring->bytes / 4 - SHM_RECORD_HEADER_BYTES;
+}
+
+/* Producer: a record with room for payload_bytes, or NULL when the ring is full. The caller
+ * fills header fields (not stamp) and payload, then calls shm_ring_publish. */
+struct shm_record *shm_ring_try_reserve(struct shm_ring *ring, size_t payload_bytes);
+void shm_ring_publish(struct shm_ring *ring, struct shm_record *rec);
+
+/* Consumer: the oldest published record, or NULL. It stays valid until shm_ring_release. */
+static inline struct shm_record *shm_ring_peek(struct shm_ring *ring);
+void shm_ring_release(struct shm_ring *ring, struct shm_record *rec);
+
+/* Consumer skips SKIP records here so callers only see real ones. */
+struct shm_record *shm_ring_peek_slow(struct shm_ring *ring, struct shm_record *rec);
+
+static inline struct shm_record *shm_ring_peek(struct shm_ring *ring)
+{
+    struct shm_record *rec =
+        (struct shm_record *)(ring->data + (ring->position & (ring->bytes - 1)));
+    /* acquire pairs with the release in shm_ring_publish (a plain load on x86) */
+    if (atomic_load_explicit(&rec->stamp, memory_order_acquire) == 0)
+        return NULL;
+    if (rec->kind == SHM_RECORD_SKIP)
+        return shm_ring_peek_slow(ring, rec);
+    return rec;
+}
+
+#endif

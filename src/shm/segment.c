@@ -1,0 +1,131 @@
+/* segment.c - create, format and attach the job's shared-memory segment.
+ * The launcher creates and formats it before any rank starts; ranks only map and verify it.
+ * Ring memory is sized from the rank count so that 2-8 ranks get deep rings and 128 ranks
+ * still fit a modest budget (tmpfs pages are only allocated when first touched). */
+#include "shm/segment.h"
+#include "shm/ring.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* 64 KiB per pair ring lets 8+ eager messages of the 4 KiB eager limit (seed 000 §4.2) or four
+ * 16 KiB pipeline fragments be in flight. Large jobs shrink rings to keep the whole segment near
+ * 512 MiB; 8 KiB is the smallest that still holds two maximal eager records. */
+enum { RING_BYTES_MAX = 64 * 1024, RING_BYTES_MIN = 8 * 1024 };
+static const size_t ring_budget_bytes = 512u << 20;
+
+static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
+{
+    size_t pairs = (size_t)nranks * (size_t)nranks;
+    size_t ring = RING_BYTES_MAX;
+    while (ring > RING_BYTES_MIN && pairs * ring > ring_budget_bytes)
+        ring /= 2;
+    if (ring_data_bytes)
+        *ring_data_bytes = ring;
+    size_t bytes = align_up(sizeof(struct shm_header), SHM_CACHE_LINE);
+    bytes += (size_t)nranks * sizeof(struct shm_rank_block);
+    bytes += pairs * (shm_ring_control_bytes() + ring);
+    return align_up(bytes, 4096);
+}
+
+static void format_header(struct shm_header *seg, int nranks, size_t total, size_t ring)
+{
+    seg->version = SHM_SEGMENT_VERSION;
+    seg->nranks = (uint32_t)nranks;
+    seg->total_bytes = total;
+    seg->ranks_offset = align_up(sizeof(struct shm_header), SHM_CACHE_LINE);
+    seg->rings_offset = seg->ranks_offset + (size_t)nranks * sizeof(struct shm_rank_block);
+    seg->ring_stride = shm_ring_control_bytes() + ring;
+    seg->ring_data_bytes = ring;
+    for (int r = 0; r < nranks; r++) {
+        struct shm_rank_block *blk = shm_rank_block(seg, r);
+        atomic_store_explicit(&blk->state, SHM_RANK_STARTED, memory_order_relaxed);
+        blk->core = -1;
+    }
+    /* Magic last, with release: an attacher that sees the magic sees a formatted segment. */
+    atomic_store_explicit(&seg->magic, SHM_SEGMENT_MAGIC, memory_order_release);
+}
+
+struct shm_header *shm_segment_create(const char *name, int nranks)
+{
+    size_t ring = 0;
+    size_t total = shm_segment_bytes(nranks, &ring);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+        return NULL;
+    if (ftruncate(fd, (off_t)total) != 0) {
+        int err = errno;
+        close(fd);
+        shm_unlink(name);
+        errno = err;
+        return NULL;
+    }
+    void *base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    int err = errno;
+    close(fd);
+    if (base == MAP_FAILED) {
+        shm_unlink(name);
+        errno = err;
+        return NULL;
+    }
+    /* ftruncate gave zeroed pages: every ring starts empty, every flag clear. */
+    format_header(base, nranks, total, ring);
+    return base;
+}
+
+struct shm_header *shm_segment_attach(const char *name, int expected_nranks, char *why,
+                                      size_t why_len)
+{
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0) {
+        snprintf(why, why_len, "cannot open job segment %s: %s", name, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(struct shm_header)) {
+        snprintf(why, why_len, "job segment %s is too small", name);
+        close(fd);
+        return NULL;
+    }
+    void *base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) {
+        snprintf(why, why_len, "cannot map job segment %s: %s", name, strerror(errno));
+        return NULL;
+    }
+    struct shm_header *seg = base;
+    size_t expected = shm_segment_bytes(expected_nranks, NULL);
+    const char *bad = NULL;
+    if (atomic_load_explicit(&seg->magic, memory_order_acquire) != SHM_SEGMENT_MAGIC)
+        bad = "bad magic (not a nodempi segment)";
+    else if (seg->version != SHM_SEGMENT_VERSION)
+        bad = "version mismatch between mpiexec and libnodempi";
+    else if ((int)seg->nranks != expected_nranks)
+        bad = "rank count differs from NODEMPI_SIZE";
+    else if (seg->total_bytes != expected || (size_t)st.st_size != expected)
+        bad = "size differs from what this libnodempi expects";
+    if (bad) {
+        snprintf(why, why_len, "job segment %s: %s", name, bad);
+        munmap(base, (size_t)st.st_size);
+        return NULL;
+    }
+    return seg;
+}
+
+void shm_segment_detach(struct shm_header *seg)
+{
+    if (seg)
+        munmap(seg, seg->total_bytes);
+}
+
+void shm_segment_name(char *out, size_t out_len, unsigned long long jobid)
+{
+    snprintf(out, out_len, "/nodempi-%u-%llx", (unsigned)getuid(), jobid);
+}

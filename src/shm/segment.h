@@ -1,0 +1,76 @@
+/* segment.h - the job's shared-memory segment: layout, creation (by mpiexec), attach (by ranks).
+ * Owns the byte layout of /dev/shm/nodempi-<uid>-<jobid>: a header, one block per rank and one
+ * ring per ordered pair, all at cache-line-aligned offsets (never pointers: every process maps
+ * the segment at its own address). Must not know about messages, matching or MPI objects. */
+#ifndef NODEMPI_SHM_SEGMENT_H
+#define NODEMPI_SHM_SEGMENT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define SHM_CACHE_LINE 64
+#define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
+#define SHM_SEGMENT_VERSION 1u
+
+/* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
+enum shm_rank_state {
+    SHM_RANK_STARTED = 0,   /* process exists, MPI_Init not called yet */
+    SHM_RANK_INITIALIZED,   /* inside MPI: exiting now is a failure */
+    SHM_RANK_FINALIZED,     /* MPI_Finalize done: exit is normal */
+    SHM_RANK_ABORTING,      /* MPI_Abort called; abort_code holds the code */
+};
+
+/* One per rank, two cache lines: the first is written by the rank itself (state, pid), the
+ * second is the wake-up word other ranks write, kept apart so polling the state does not
+ * bounce the line senders touch. */
+struct shm_rank_block {
+    _Atomic int32_t pid;
+    _Atomic int32_t state;      /* enum shm_rank_state */
+    _Atomic int32_t abort_code;
+    int32_t core;               /* core the launcher bound the rank to, -1 if unbound */
+    char pad0[SHM_CACHE_LINE - 16];
+    _Atomic uint32_t wake_word; /* futex: bumped by a sender that wants this rank awake */
+    _Atomic uint32_t sleeping;  /* 1 while the rank is (about to be) asleep on wake_word */
+    char pad1[SHM_CACHE_LINE - 8];
+};
+
+struct shm_header {
+    _Atomic uint64_t magic;      /* stored last (release) by the launcher */
+    uint32_t version;
+    uint32_t nranks;
+    uint64_t total_bytes;
+    uint64_t ranks_offset;       /* nranks x struct shm_rank_block */
+    uint64_t rings_offset;       /* nranks x nranks rings, index [src * nranks + dst] */
+    uint64_t ring_stride;        /* bytes from one ring to the next (control + data) */
+    uint64_t ring_data_bytes;    /* power of two */
+    _Atomic int32_t job_state;   /* 0 running, 1 aborting */
+    _Atomic int32_t abort_code;
+    _Atomic int32_t abort_rank;
+    _Atomic uint32_t init_count; /* ranks that attached: the launcher's barrier for startup */
+};
+
+/* Bytes a segment for nranks needs, and the ring data size it will use. */
+size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes);
+
+/* Launcher side: create /dev/shm/<name> (O_EXCL, 0600), size it and format header and rank
+ * blocks. Returns the mapping or NULL with errno set. */
+struct shm_header *shm_segment_create(const char *name, int nranks);
+
+/* Rank side: map an existing segment and verify magic, version, size and rank count. On
+ * failure returns NULL and writes a one-line reason into why. */
+struct shm_header *shm_segment_attach(const char *name, int expected_nranks, char *why,
+                                      size_t why_len);
+
+void shm_segment_detach(struct shm_header *seg);
+
+static inline struct shm_rank_block *shm_rank_block(struct shm_header *seg, int rank)
+{
+    return (struct shm_rank_block *)((char *)seg + seg->ranks_offset) + rank;
+}
+
+/* Name of the job's segment for the given job id, as the launcher creates it. */
+void shm_segment_name(char *out, size_t out_len, unsigned long long jobid);
+
+#endif

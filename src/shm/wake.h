@@ -1,0 +1,32 @@
+/* wake.h - sleep/wake of a rank on the futex word in its segment block.
+ *
+ * Memory-ordering argument (the lost-wake-up race): a sleeper stores sleeping = 1, issues a
+ * seq_cst fence, reads wake_word, then re-checks its queues and sleeps only if still idle, with
+ * FUTEX_WAIT on the value it read. A waker publishes its message (release), issues a seq_cst
+ * fence, then reads sleeping; if set, it bumps wake_word and calls FUTEX_WAKE. The two fences
+ * order "store sleeping; load queue" against "store queue; load sleeping": at least one side
+ * sees the other's store, so either the sleeper finds the message or the waker wakes it, and a
+ * bump of wake_word after the sleeper read it makes FUTEX_WAIT return at once. */
+#ifndef NODEMPI_SHM_WAKE_H
+#define NODEMPI_SHM_WAKE_H
+
+#include <stdint.h>
+
+#include "shm/segment.h"
+
+/* Sleeper side: announce, then (after re-checking work) sleep. */
+uint32_t shm_wake_prepare_sleep(struct shm_rank_block *me);
+void shm_wake_sleep(struct shm_rank_block *me, uint32_t seen, long timeout_ns);
+void shm_wake_end_sleep(struct shm_rank_block *me);
+
+/* Waker side: call after publishing something the peer may be waiting for. */
+static inline void shm_wake_peer(struct shm_rank_block *peer)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&peer->sleeping, memory_order_relaxed)) {
+        void shm_wake_peer_slow(struct shm_rank_block *peer);
+        shm_wake_peer_slow(peer);
+    }
+}
+
+#endif

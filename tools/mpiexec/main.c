@@ -1,0 +1,166 @@
+/* main.c - mpiexec (alias mpirun): start an MPI job of N ranks on this node and wait for it.
+ * Order matters: check the program before creating anything, block the handled signals
+ * before the first fork (so no SIGCHLD or Ctrl-C is missed), create the segment before the
+ * ranks start, and remove it after the last rank is gone. The pieces: options.c (command
+ * line), placement.c (binding), job_segment.c (segment life), job.c (running), spawn.c,
+ * forward.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "job_segment.h"
+#include "options.h"
+#include "placement.h"
+
+/* The same statuses a shell uses, so scripts can treat mpiexec like the program it runs. */
+enum { EXIT_USAGE = 2, EXIT_CANNOT_RUN = 127 };
+
+/* Signals mpiexec turns into events of its loop; the terminating ones reach the ranks. */
+static const int handled_signal_list[] = {SIGCHLD, SIGINT, SIGTERM, SIGHUP,
+                                          SIGQUIT, SIGTSTP, SIGCONT};
+
+/* A closed fd 0-2 would be handed out again by pipe2(), and a rank would then write its
+ * output into its own stdin pipe; /dev/null in the gap keeps 0, 1 and 2 what they mean. */
+static void open_missing_standard_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) < 0)
+            exit(EXIT_CANNOT_RUN);
+    }
+}
+
+static int check_executable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return errno;
+    if (S_ISDIR(st.st_mode))
+        return EISDIR;
+    if (!S_ISREG(st.st_mode) || access(path, X_OK) != 0)
+        return EACCES;
+    return 0;
+}
+
+/* Searches PATH as execvp would; ENOENT when no directory has the name at all, otherwise the
+ * first candidate's reason (path then names it). */
+static int search_path(const char *name, char *path, size_t path_len)
+{
+    const char *dir = getenv("PATH");
+    if (!dir || !*dir)
+        dir = "/usr/local/bin:/usr/bin:/bin";
+    char first_unusable[PATH_MAX] = "";
+    int first_err = ENOENT;
+    for (;;) {
+        size_t dir_len = strcspn(dir, ":");
+        snprintf(path, path_len, "%.*s%s%s", (int)dir_len, dir, dir_len ? "/" : "", name);
+        int err = check_executable(path);
+        if (err == 0)
+            return 0;
+        if (err != ENOENT && err != ENOTDIR && first_err == ENOENT) {
+            first_err = err;
+            snprintf(first_unusable, sizeof(first_unusable), "%s", path);
+        }
+        if (dir[dir_len] == '\0')
+            break;
+        dir += dir_len + 1;
+    }
+    snprintf(path, path_len, "%s", first_unusable);
+    return first_err;
+}
+
+/* Finds the program (a name with '/' is a path, else PATH is searched) and explains, naming
+ * it, when it cannot be run. */
+static bool resolve_program(const char *name, char *path, size_t path_len)
+{
+    int err;
+    if (strchr(name, '/')) {
+        snprintf(path, path_len, "%s", name);
+        err = check_executable(path);
+    } else {
+        err = search_path(name, path, path_len);
+    }
+    if (err == ENOENT && !strchr(name, '/'))
+        fprintf(stderr, "mpiexec: %s: command not found\n", name);
+    else if (err != 0)
+        fprintf(stderr, "mpiexec: cannot run %s: %s\n", path, strerror(err));
+    return err == 0;
+}
+
+/* Blocks the handled signals and returns a signalfd for them (-1 with a message on failure). */
+static int take_over_signals(sigset_t *handled)
+{
+    sigemptyset(handled);
+    for (size_t i = 0; i < sizeof(handled_signal_list) / sizeof(handled_signal_list[0]); i++) {
+        /* An inherited SIG_IGN would make the kernel reap children or drop Ctrl-C unseen
+         * (a script's background jobs ignore SIGINT): mpiexec handles these itself. */
+        signal(handled_signal_list[i], SIG_DFL);
+        sigaddset(handled, handled_signal_list[i]);
+    }
+    sigset_t blocked = *handled;
+    sigaddset(&blocked, SIGTTIN); /* a background read of a terminal fails instead of stopping */
+    sigprocmask(SIG_BLOCK, &blocked, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE to handle, not a reason to die */
+    int fd = signalfd(-1, handled, SFD_NONBLOCK | SFD_CLOEXEC);
+    if (fd < 0)
+        fprintf(stderr, "mpiexec: signalfd: %s\n", strerror(errno));
+    return fd;
+}
+
+/* Dies of the signal that ended the job, so the shell sees what it would see without mpiexec. */
+static void die_of_signal(int sig)
+{
+    signal(sig, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    raise(sig);
+    sigprocmask(SIG_UNBLOCK, &only, NULL);
+    exit(128 + sig);
+}
+
+int main(int argc, char **argv)
+{
+    open_missing_standard_fds();
+    struct launch_options opts;
+    enum options_outcome parsed = options_parse(argc, argv, &opts);
+    if (parsed != OPTIONS_LAUNCH)
+        return parsed == OPTIONS_DONE ? 0 : EXIT_USAGE;
+    char program_path[PATH_MAX];
+    if (!resolve_program(opts.program_argv[0], program_path, sizeof(program_path)))
+        return EXIT_CANNOT_RUN;
+
+    sigset_t handled;
+    int signal_fd = take_over_signals(&handled);
+    if (signal_fd < 0)
+        return 1;
+    job_segment_remove_stale();
+    /* Orphans of the ranks become mpiexec's children, so it can make sure they are gone. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct job_placement placement;
+    if (!placement_plan(opts.nranks, opts.bind, &placement))
+        return 1;
+    char segment_name[64];
+    struct shm_header *segment = job_segment_create(opts.nranks, segment_name,
+                                                    sizeof(segment_name));
+    if (!segment)
+        return 1;
+
+    struct job_setup setup = {.opts = &opts, .program_path = program_path,
+                              .placement = &placement, .segment = segment,
+                              .segment_name = segment_name, .signal_fd = signal_fd,
+                              .handled_signals = &handled};
+    struct job_outcome outcome = job_run(&setup);
+    job_segment_remove();
+    if (outcome.launcher_signal)
+        die_of_signal(outcome.launcher_signal);
+    return outcome.exit_status;
+}

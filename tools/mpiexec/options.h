@@ -1,0 +1,37 @@
+/* options.h - mpiexec's command line: what the user asked for, parsed and checked.
+ * Owns the option grammar (the Open MPI and MPICH spellings nodempi accepts) and the
+ * NODEMPI_TIMEOUT default; it does not look at the program, the machine or the segment. */
+#ifndef NODEMPI_MPIEXEC_OPTIONS_H
+#define NODEMPI_MPIEXEC_OPTIONS_H
+
+#include <stdbool.h>
+
+enum bind_policy {
+    BIND_DEFAULT, /* one core per rank while ranks fit, unbound when oversubscribed */
+    BIND_CORE,    /* asked for explicitly: same placement, but oversubscription is reported */
+    BIND_NONE,
+};
+
+struct launch_options {
+    int nranks;
+    enum bind_policy bind;
+    bool tag_output;
+    double timeout_seconds;   /* 0: no timeout */
+    const char *timeout_text; /* as the user wrote it, for the timeout message */
+    char **rank_env;          /* "VAR=value" strings the ranks get (-x, --env) */
+    int rank_env_count;
+    char **program_argv;      /* program and its arguments, NULL-terminated, inside argv */
+};
+
+enum options_outcome {
+    OPTIONS_LAUNCH,     /* run the job */
+    OPTIONS_DONE,       /* --help or --version printed: exit 0 */
+    OPTIONS_BAD_USAGE,  /* message printed: exit 2 */
+};
+
+/* Fills opts from argv (and NODEMPI_TIMEOUT). Messages go to stderr, help to stdout. */
+enum options_outcome options_parse(int argc, char **argv, struct launch_options *opts);
+/* Frees what options_parse allocated, whatever its outcome. */
+void options_free(struct launch_options *opts);
+
+#endif

@@ -1,0 +1,26 @@
+/* placement.h - where each rank runs: the hardware threads the job may use and one CPU set
+ * per rank. Owns the placement rule (one core per rank while ranks fit on cores, one hardware
+ * thread per rank while they fit on those, unbound beyond); never binds mpiexec itself. */
+#ifndef NODEMPI_MPIEXEC_PLACEMENT_H
+#define NODEMPI_MPIEXEC_PLACEMENT_H
+
+#include <sched.h> /* cpu_set_t: needs _GNU_SOURCE, set for the whole target */
+#include <stdbool.h>
+
+#include "options.h"
+
+struct rank_placement {
+    bool bound;
+    int first_cpu; /* OS number of cpus' first CPU (as sched_getcpu reports it), -1 if unbound */
+    cpu_set_t cpus;
+};
+
+struct job_placement {
+    int cpus_available; /* hardware threads mpiexec may use: NODEMPI_NCORES for the ranks */
+    struct rank_placement *ranks;
+};
+
+/* Plans nranks placements under policy; false (message printed) only when out of memory. */
+bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *plan);
+
+#endif

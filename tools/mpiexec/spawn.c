@@ -1,0 +1,135 @@
+/* spawn.c - fork and exec one rank.
+ * The child puts itself in its own process group (so mpiexec can signal the rank together with
+ * anything it forks), asks for SIGKILL when mpiexec dies (a SIGKILLed mpiexec cannot clean up,
+ * its ranks must not outlive it), restores the signal state mpiexec changed, and execs. Only
+ * the child runs between fork and exec, and mpiexec is single-threaded, so setenv is safe. */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+_Noreturn static void child_fail(int report_fd, int err)
+{
+    ssize_t ignored = write(report_fd, &err, sizeof(err));
+    (void)ignored;
+    _exit(127);
+}
+
+static void child_restore_signals(const sigset_t *handled)
+{
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sigismember(handled, sig) == 1)
+            signal(sig, SIG_DFL);
+    }
+    signal(SIGPIPE, SIG_DFL); /* mpiexec ignores it to survive a closed stdout; ranks must not */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static void child_set_number(const char *name, long value)
+{
+    char text[24];
+    snprintf(text, sizeof(text), "%ld", value);
+    setenv(name, text, 1);
+}
+
+/* -x/--env first, so the NODEMPI_* contract with the runtime cannot be overridden by accident. */
+static void child_set_environment(const struct spawn_request *req, int core, pid_t launcher)
+{
+    for (int i = 0; i < req->extra_env_count; i++)
+        putenv(req->extra_env[i]);
+    setenv("NODEMPI_JOB", req->job_name, 1);
+    child_set_number("NODEMPI_RANK", req->rank);
+    child_set_number("NODEMPI_SIZE", req->nranks);
+    child_set_number("NODEMPI_LAUNCHER_PID", launcher);
+    child_set_number("NODEMPI_CORE", core);
+    child_set_number("NODEMPI_NCORES", req->cpus_available);
+}
+
+_Noreturn static void run_child(const struct spawn_request *req, int stdout_w, int stderr_w,
+                                int report_fd, pid_t launcher)
+{
+    setpgid(0, 0);
+    /* The parent may have died before prctl took effect: then nobody would send the signal. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher)
+        _exit(127);
+    child_restore_signals(req->handled_signals);
+    if (dup2(req->stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_w, STDOUT_FILENO) < 0 ||
+        dup2(stderr_w, STDERR_FILENO) < 0)
+        child_fail(report_fd, errno);
+    int core = -1;
+    const struct rank_placement *place = req->placement;
+    if (place->bound && sched_setaffinity(0, sizeof(place->cpus), &place->cpus) == 0)
+        core = place->first_cpu;
+    child_set_environment(req, core, launcher);
+    execv(req->program_path, req->argv);
+    child_fail(report_fd, errno);
+}
+
+static void close_pair(int fds[2])
+{
+    if (fds[0] >= 0)
+        close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
+}
+
+/* Blocks until the child has exec'd (EOF) or reported why it could not (an errno). */
+static int wait_for_exec(int report_fd)
+{
+    int err = 0;
+    ssize_t got;
+    do {
+        got = read(report_fd, &err, sizeof(err));
+    } while (got < 0 && errno == EINTR);
+    return got == (ssize_t)sizeof(err) ? err : 0;
+}
+
+int spawn_rank(const struct spawn_request *req, struct spawned_rank *out, char *why,
+               size_t why_len)
+{
+    int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, report[2] = {-1, -1};
+    if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+        pipe2(report, O_CLOEXEC) != 0) {
+        int err = errno;
+        snprintf(why, why_len, "cannot create pipes for rank %d: %s", req->rank, strerror(err));
+        close_pair(out_pipe);
+        close_pair(err_pipe);
+        close_pair(report);
+        return err;
+    }
+    pid_t launcher = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        run_child(req, out_pipe[1], err_pipe[1], report[1], launcher);
+    int fork_err = errno;
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    close(report[1]);
+    int exec_err = pid < 0 ? fork_err : 0;
+    if (pid > 0) {
+        setpgid(pid, pid); /* also here: a signal to the group must work before the child runs */
+        exec_err = wait_for_exec(report[0]);
+        if (exec_err)
+            waitpid(pid, NULL, 0);
+    }
+    close(report[0]);
+    if (exec_err) {
+        snprintf(why, why_len, "cannot start rank %d (%s): %s", req->rank, req->program_path,
+                 strerror(exec_err));
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        return exec_err;
+    }
+    fcntl(out_pipe[0], F_SETFL, O_NONBLOCK);
+    fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
+    *out = (struct spawned_rank){.pid = pid, .stdout_fd = out_pipe[0], .stderr_fd = err_pipe[0]};
+    return 0;
+}

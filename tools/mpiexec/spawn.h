@@ -1,0 +1,37 @@
+/* spawn.h - start one rank: fork, own process group, stdio pipes, binding, NODEMPI_* environment,
+ * parent-death signal, exec. Owns everything the child does between fork and exec, and
+ * reports an exec failure back to mpiexec through a close-on-exec pipe. */
+#ifndef NODEMPI_MPIEXEC_SPAWN_H
+#define NODEMPI_MPIEXEC_SPAWN_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "placement.h"
+
+struct spawn_request {
+    int rank;
+    int nranks;
+    const char *program_path; /* resolved, executable */
+    char **argv;
+    const char *job_name;     /* segment name, NODEMPI_JOB */
+    int cpus_available;       /* NODEMPI_NCORES */
+    const struct rank_placement *placement;
+    char **extra_env;         /* "VAR=value" from -x / --env */
+    int extra_env_count;
+    int stdin_fd;             /* the child's stdin (a pipe end or /dev/null) */
+    const sigset_t *handled_signals; /* mpiexec's own signals: default again in the child */
+};
+
+struct spawned_rank {
+    pid_t pid;    /* also the rank's process group id */
+    int stdout_fd; /* read ends, non-blocking, close-on-exec */
+    int stderr_fd;
+};
+
+/* Returns 0, or an errno value with a message in why (the child, if any, is reaped). */
+int spawn_rank(const struct spawn_request *req, struct spawned_rank *out, char *why,
+               size_t why_len);
+
+#endif
