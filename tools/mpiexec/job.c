@@ -334,6 +334,11 @@ struct job_outcome job_run(const struct job_setup *setup)
     }
     if (!job || !job->ranks || !job->polls) {
         fprintf(stderr, "mpiexec: out of memory for %d ranks\n", nranks);
+        if (job) {
+            free(job->polls);
+            free(job->ranks);
+        }
+        free(job);
         return (struct job_outcome){.exit_status = 1};
     }
     job->setup = setup;

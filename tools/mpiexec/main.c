@@ -127,39 +127,49 @@ static void die_of_signal(int sig)
     exit(128 + sig);
 }
 
+/* Everything between a parsed command line and the end of the job. */
+static struct job_outcome launch(const struct launch_options *opts)
+{
+    struct job_outcome failed = {.exit_status = 1};
+    char program_path[PATH_MAX];
+    if (!resolve_program(opts->program_argv[0], program_path, sizeof(program_path)))
+        return (struct job_outcome){.exit_status = EXIT_CANNOT_RUN};
+    sigset_t handled;
+    int signal_fd = take_over_signals(&handled);
+    if (signal_fd < 0)
+        return failed;
+    job_segment_remove_stale();
+    /* Orphans of the ranks become mpiexec's children, so it can make sure they are gone. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct job_placement placement;
+    char segment_name[64];
+    struct shm_header *segment = NULL;
+    if (placement_plan(opts->nranks, opts->bind, &placement))
+        segment = job_segment_create(opts->nranks, segment_name, sizeof(segment_name));
+    struct job_outcome outcome = failed;
+    if (segment) {
+        struct job_setup setup = {.opts = opts, .program_path = program_path,
+                                  .placement = &placement, .segment = segment,
+                                  .segment_name = segment_name, .signal_fd = signal_fd,
+                                  .handled_signals = &handled};
+        outcome = job_run(&setup);
+        shm_segment_detach(segment);
+        job_segment_remove();
+    }
+    placement_free(&placement);
+    close(signal_fd);
+    return outcome;
+}
+
 int main(int argc, char **argv)
 {
     open_missing_standard_fds();
     struct launch_options opts;
     enum options_outcome parsed = options_parse(argc, argv, &opts);
-    if (parsed != OPTIONS_LAUNCH)
-        return parsed == OPTIONS_DONE ? 0 : EXIT_USAGE;
-    char program_path[PATH_MAX];
-    if (!resolve_program(opts.program_argv[0], program_path, sizeof(program_path)))
-        return EXIT_CANNOT_RUN;
-
-    sigset_t handled;
-    int signal_fd = take_over_signals(&handled);
-    if (signal_fd < 0)
-        return 1;
-    job_segment_remove_stale();
-    /* Orphans of the ranks become mpiexec's children, so it can make sure they are gone. */
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    struct job_placement placement;
-    if (!placement_plan(opts.nranks, opts.bind, &placement))
-        return 1;
-    char segment_name[64];
-    struct shm_header *segment = job_segment_create(opts.nranks, segment_name,
-                                                    sizeof(segment_name));
-    if (!segment)
-        return 1;
-
-    struct job_setup setup = {.opts = &opts, .program_path = program_path,
-                              .placement = &placement, .segment = segment,
-                              .segment_name = segment_name, .signal_fd = signal_fd,
-                              .handled_signals = &handled};
-    struct job_outcome outcome = job_run(&setup);
-    job_segment_remove();
+    struct job_outcome outcome = {.exit_status = parsed == OPTIONS_DONE ? 0 : EXIT_USAGE};
+    if (parsed == OPTIONS_LAUNCH)
+        outcome = launch(&opts);
+    options_free(&opts);
     if (outcome.launcher_signal)
         die_of_signal(outcome.launcher_signal);
     return outcome.exit_status;

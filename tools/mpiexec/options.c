@@ -107,10 +107,10 @@ static bool apply_timeout(struct launch_options *opts, const char *spelling, con
 /* Takes ownership of assignment (malloc'd). */
 static bool add_rank_env(struct launch_options *opts, char *assignment)
 {
-    char **grown = realloc(opts->rank_env, sizeof(char *) * (size_t)(opts->rank_env_count + 1));
-    if (!assignment || !grown) {
+    size_t bytes = sizeof(char *) * (size_t)(opts->rank_env_count + 1);
+    char **grown = assignment ? realloc(opts->rank_env, bytes) : NULL;
+    if (!grown) { /* the old array stays valid: options_free releases it */
         free(assignment);
-        free(grown == opts->rank_env ? NULL : grown);
         fprintf(stderr, "mpiexec: out of memory\n");
         return false;
     }

@@ -99,3 +99,9 @@ bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *p
     }
     return true;
 }
+
+void placement_free(struct job_placement *plan)
+{
+    free(plan->ranks);
+    plan->ranks = NULL;
+}

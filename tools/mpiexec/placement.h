@@ -22,5 +22,6 @@ struct job_placement {
 
 /* Plans nranks placements under policy; false (message printed) only when out of memory. */
 bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *plan);
+void placement_free(struct job_placement *plan);
 
 #endif

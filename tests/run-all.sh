@@ -1,0 +1,36 @@
+#!/bin/bash
+# tests/run-all.sh - the whole test suite, as CI runs it: a -Werror build with every test, then
+# an AddressSanitizer + UndefinedBehaviorSanitizer build with every test, then the benchmark
+# smoke run. Usage: tests/run-all.sh [ctest args...]   (from the repository root)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+status=0
+
+run_suite() {
+    local dir=$1; shift
+    cmake -S . -B "$dir" -G Ninja -DNODEMPI_WERROR=ON "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+    ctest --test-dir "$dir" --output-on-failure -j "$jobs" "${ctest_args[@]}" || status=1
+}
+
+ctest_args=("$@")
+echo "== build and test (RelWithDebInfo, -Werror) =="
+run_suite build
+echo "== build and test (AddressSanitizer + UndefinedBehaviorSanitizer) =="
+# Sanitized runs are slower: unit tests shrink their loops, and every report is fatal.
+export NODEMPI_TEST_SCALE=0.1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=address,undefined
+unset NODEMPI_TEST_SCALE ASAN_OPTIONS UBSAN_OPTIONS
+if [ -x bench/compare ]; then
+    echo "== benchmarks build and run a tiny configuration against nodempi =="
+    bench/compare --smoke || status=1
+fi
+leftover=$(ls /dev/shm | grep -c '^nodempi-' || true)
+if [ "$leftover" != 0 ]; then
+    echo "FAILED: $leftover /dev/shm/nodempi-* segments left behind"
+    status=1
+fi
+exit $status
