@@ -289,6 +289,25 @@ def run_job(cmd, timeout, env):
 
 # ---------------------------------------------------------------- statistics
 
+def spread(vals):
+    """Half the interquartile range relative to the median, in percent (half the full range
+    below 5 repetitions, where quartiles mean nothing)."""
+    med = statistics.median(vals)
+    if not med or len(vals) < 2:
+        return 0.0
+    if len(vals) >= 5:
+        q = statistics.quantiles(vals, n=4, method="inclusive")
+        lo, hi = q[0], q[2]
+    else:
+        lo, hi = min(vals), max(vals)
+    return (hi - lo) / 2 / med * 100
+
+
+def pm(c):
+    sp = c["spread_pct"]
+    return "%s ±%s" % (fmt(c["median"]), ">999%" if sp > 999 else "%.0f%%" % sp)
+
+
 def summarize(raw):
     """raw: dicts with rep, mpi, benchmark, x, ranks, metric, value. Returns summary rows."""
     cells = {}
@@ -302,9 +321,8 @@ def summarize(raw):
         for m in MPIS:
             vals = list(per.get(m, {}).values())
             if vals:
-                med = statistics.median(vals)
-                row[m] = dict(median=med, min=min(vals), max=max(vals), n=len(vals),
-                              spread_pct=(max(vals) - min(vals)) / 2 / med * 100 if med else 0)
+                row[m] = dict(median=statistics.median(vals), min=min(vals), max=max(vals),
+                              n=len(vals), spread_pct=spread(vals))
         # nodempi / best peer within each repetition, then the median of those ratios.
         ratios = []
         low = lower_is_better(key[1])
@@ -388,7 +406,7 @@ def tables(summary, mpis, floor, memcpy, ncpus, markdown=False):
             line = [xs]
             for m in MPIS:
                 c = r.get(m)
-                line.append("%s ±%.0f%%" % (fmt(c["median"]), c["spread_pct"]) if c else "n/a")
+                line.append(pm(c) if c else "n/a")
             line.append(fmt(r["ratio"]["median"]) if "ratio" in r else "n/a")
             lim = limit_for(r, floor, memcpy, ncpus)
             line.append(fmt(lim) if lim is not None else "-")
@@ -405,7 +423,7 @@ def tables(summary, mpis, floor, memcpy, ncpus, markdown=False):
             line = [r["benchmark"]]
             for m in MPIS:
                 c = r.get(m)
-                line.append("%s ±%.0f%%" % (fmt(c["median"]), c["spread_pct"]) if c else "n/a")
+                line.append(pm(c) if c else "n/a")
             line.append(fmt(r["ratio"]["median"]) if "ratio" in r else "n/a")
             body.append(line)
         parts.append(render(title, head, body, markdown))
@@ -745,8 +763,9 @@ def main():
     elapsed = time.time() - t_start
     floors = [s[1] for s in floor_samples]
 
-    hdr = ["nodempi vs Open MPI vs MPICH, %s, %d CPUs, %d reps, medians (± = half the range "
-           "over reps, relative)" % (date, ncpus, cfg["reps"])]
+    hdr = ["nodempi vs Open MPI vs MPICH, %s, %d CPUs, %d reps: medians, ± = half the %srange "
+           "over reps relative to the median" % (date, ncpus, cfg["reps"],
+                                                 "interquartile " if cfg["reps"] >= 5 else "")]
     for m in mpis:
         hdr.append("  %-8s %s" % (LABEL[m.name] + ":", (m.version + ("" if m.has_rma else ", no RMA"))
                                   if m.ok else "n/a - " + m.why))

@@ -184,11 +184,12 @@ static void test_contents(void)
     int ints[8], ni, na, nd, combiner;
     MPI_Aint addrs[4];
 
+    /* Arrays sized exactly from the envelope (Open MPI 4.1 crashes on larger max_* values). */
     MT_MPI(MPI_Type_vector(3, 2, 5, MPI_INT, &inner));
     MT_MPI(MPI_Type_get_envelope(inner, &ni, &na, &nd, &combiner));
     MT_CHECK(ni == 3 && na == 0 && nd == 1 && combiner == MPI_COMBINER_VECTOR,
              "vector envelope %d %d %d %d", ni, na, nd, combiner);
-    MT_MPI(MPI_Type_get_contents(inner, 8, 4, 2, ints, addrs, got));
+    MT_MPI(MPI_Type_get_contents(inner, 3, 0, 1, ints, addrs, got));
     MT_CHECK(ints[0] == 3 && ints[1] == 2 && ints[2] == 5 && got[0] == MPI_INT,
              "vector contents %d %d %d", ints[0], ints[1], ints[2]);
 
@@ -199,7 +200,7 @@ static void test_contents(void)
     MT_MPI(MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner));
     MT_CHECK(ni == 3 && na == 2 && nd == 2 && combiner == MPI_COMBINER_STRUCT,
              "struct envelope %d %d %d %d", ni, na, nd, combiner);
-    MT_MPI(MPI_Type_get_contents(t, 8, 4, 2, ints, addrs, got));
+    MT_MPI(MPI_Type_get_contents(t, 3, 2, 2, ints, addrs, got));
     MT_CHECK(ints[0] == 2 && ints[1] == 1 && ints[2] == 4 && addrs[0] == 0 && addrs[1] == 64 &&
                  got[0] == MPI_DOUBLE,
              "struct contents");
@@ -311,10 +312,16 @@ static void test_elements(void)
     MT_MPI(MPI_Get_elements(&status, t, &count));
     MT_CHECK_INT(4, count, "Get_elements ending after the next int");
 
-    /* Pairs count as two basic elements. */
-    MT_MPI(MPI_Status_set_elements(&status, MPI_BYTE, 2 * 12 + 8));
+    /* Pairs count as two basic elements (their type map is {(double,0),(int,8)}); Open MPI
+     * treats a partial pair as undefined, so only whole pairs are portable. */
+    MT_MPI(MPI_Status_set_elements(&status, MPI_BYTE, 2 * 12));
     MT_MPI(MPI_Get_elements(&status, MPI_DOUBLE_INT, &count));
-    MT_CHECK_INT(5, count, "Get_elements of 2.5 MPI_DOUBLE_INT");
+    MT_CHECK_INT(4, count, "Get_elements of 2 MPI_DOUBLE_INT");
+    if (mt_library_is("nodempi")) {
+        MT_MPI(MPI_Status_set_elements(&status, MPI_BYTE, 2 * 12 + 8));
+        MT_MPI(MPI_Get_elements(&status, MPI_DOUBLE_INT, &count));
+        MT_CHECK_INT(5, count, "Get_elements of 2.5 MPI_DOUBLE_INT");
+    }
     MT_MPI(MPI_Type_free(&t));
 }
 
