@@ -230,9 +230,13 @@ def plan(cfg, groups, ranks, sizes_override):
     t = ["-t", str(cfg["budget"])]
     jobs = []
     # Two-process benchmarks run on 2 ranks, one per core.
-    for g in ("latency", "bw", "skew"):
+    for g in ("latency", "bw"):
         if g in groups:
             jobs.append(Job(g, g, ["-s", s[g]] + t, 2))
+    if "skew" in groups:
+        # 16 KiB as seed 001 Fig. 6; 1 KiB is eager in every MPI, for contrast.
+        for m in ("16K", "1K"):
+            jobs.append(Job("skew", "skew", ["-s", s["skew"], "-m", m] + t, 2))
     for n in ranks:
         if "multipair" in groups:
             jobs.append(Job("multipair", "multipair", ["-s", s["multipair"]] + t, n))
@@ -397,7 +401,7 @@ def tables(summary, mpis, floor, memcpy, ncpus, markdown=False):
         title = "%s %s, %d ranks%s (%s is better; ratio = nodempi / best peer)" % (
             b, metric, n, " oversubscribed" if n > ncpus else "", better)
         if b == "skew":
-            title += "; m = 16 KiB, c1 = 1 us, window 64"
+            title += "; message %sB, c1 = 1 us, window 64" % metric.split("_")[1]
         head = [XNAME.get(b, "size")] + cols + ["ratio", "limit"]
         body = []
         for r in rows:
@@ -568,16 +572,21 @@ def plots(plt, summary, out, floor, memcpy, xcopy, ncpus, ranks, floor_samples):
                 ax.legend(fontsize=7)
             ax.set_title("%s latency (us), %d ranks" % (op, n))
         save(fig, "coll_%dranks.png" % n)
-    if ("skew", "c3_us", 2) in have:
-        fig, ax = plt.subplots(figsize=(6.5, 4.5))
-        draw(ax, summary, "skew", "c3_us", 2, logx=False, logy=False)
-        xs = sorted({r["x"] for r in summary if r["benchmark"] == "skew"})
-        ax.plot(xs, [64 * 1.0 for _ in xs], "k:", lw=1, label="eager ideal 64*c1")
-        ax.plot(xs, [64 * x for x in xs], "k--", lw=1, label="receiver-bound 64*c2")
-        ax.set_xlabel("consumer compute c2 per message (us)")
-        ax.set_ylabel("producer time c3 (us)")
-        ax.set_title("process skew (seed 001 Fig. 5): 16 KiB, c1 = 1 us, window 64")
-        ax.legend(fontsize=8)
+    skew_metrics = sorted({met for (b, met, n) in have if b == "skew"},
+                          key=lambda m: parse_sizes(m.split("_")[1]))
+    if skew_metrics:
+        fig, axs = plt.subplots(1, len(skew_metrics), figsize=(6.5 * len(skew_metrics), 4.5),
+                                squeeze=False)
+        for ax, met in zip(axs[0], skew_metrics):
+            draw(ax, summary, "skew", met, 2, logx=False, logy=False)
+            xs = sorted({r["x"] for r in summary if r["benchmark"] == "skew"})
+            ax.plot(xs, [64 * 1.0 for _ in xs], "k:", lw=1, label="eager ideal 64*c1")
+            ax.plot(xs, [64 * x for x in xs], "k--", lw=1, label="receiver-bound 64*c2")
+            ax.set_xlabel("consumer compute c2 per message (us)")
+            ax.set_ylabel("producer time c3 (us)")
+            ax.set_title("process skew (seed 001 Fig. 5): %sB, c1 = 1 us, window 64"
+                         % met.split("_")[1])
+            ax.legend(fontsize=8)
         save(fig, "skew.png")
     if any((b, "lat_us", 2) in have for b in RMA_XFER):
         fig, axs = plt.subplots(2, 3, figsize=(15, 8))
@@ -596,14 +605,16 @@ def plots(plt, summary, out, floor, memcpy, xcopy, ncpus, ranks, floor_samples):
         for j, n in enumerate(sync_n):
             ax = axs[0][j]
             ops = [b for b in RMA_SYNC if (b, "lat_us", n) in have]
-            w = 0.8 / len(MPIS)
-            for k, m in enumerate(MPIS):
+            present = [m for m in MPIS if any(r["benchmark"] in ops and r["ranks"] == n and m in r
+                                              for r in summary)]
+            w = 0.8 / max(len(present), 1)
+            for k, m in enumerate(present):
                 ys = []
                 for b in ops:
                     r = [r for r in summary if r["benchmark"] == b and r["ranks"] == n and m in r]
                     ys.append(r[0][m]["median"] if r else 0)
                 ax.bar([i + k * w for i in range(len(ops))], ys, w, color=COLOR[m], label=LABEL[m])
-            ax.set_xticks([i + w for i in range(len(ops))])
+            ax.set_xticks([i + w * (len(present) - 1) / 2 for i in range(len(ops))])
             ax.set_xticklabels(ops)
             ax.set_yscale("log")
             ax.set_ylabel("us")

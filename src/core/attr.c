@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "core/comm_create.h"
+#include "core/init.h"
 #include "datatype/datatype.h"
 
 /* Above MPI_KEYVAL_INVALID (0) and the predefined keys (501.., 601..). */
@@ -35,9 +37,22 @@ static int keyval_capacity;
 #define ATTR_NULL_FN ((core_attr_callback *)0)
 #define ATTR_DUP_FN ((core_attr_callback *)(uintptr_t)1)
 
+/* At MPI_Finalize (while p2p still works, so callbacks may communicate): delete the
+ * attributes of MPI_COMM_SELF, then MPI_COMM_WORLD, then drop keyvals nothing uses. */
+static void attr_at_finalize(void)
+{
+    core_comm_finalize_hook();
+    core_attr_finalize();
+}
+
 int core_keyval_create(enum core_attr_kind kind, core_attr_callback *copy_fn,
                        core_attr_callback *delete_fn, void *extra_state, int *keyval)
 {
+    static int finalize_registered;
+    if (!finalize_registered) {
+        core_at_finalize(attr_at_finalize);
+        finalize_registered = 1;
+    }
     int slot = 0;
     while (slot < keyval_capacity && keyvals[slot])
         slot++;
@@ -260,10 +275,21 @@ int core_attr_copy_all(enum core_attr_kind kind, void *src, void *old_handle, vo
     return rc;
 }
 
+/* Keyvals still used by attributes (on objects the user never freed) stay allocated: their
+ * attributes may yet be deleted, e.g. by the datatype layer's teardown. */
 void core_attr_finalize(void)
 {
-    for (int i = 0; i < keyval_capacity; i++)
+    int in_use = 0;
+    for (int i = 0; i < keyval_capacity; i++) {
+        if (keyvals[i] && keyvals[i]->refcount - !keyvals[i]->freed > 0) {
+            in_use = 1;
+            continue;
+        }
         free(keyvals[i]);
+        keyvals[i] = NULL;
+    }
+    if (in_use)
+        return;
     free(keyvals);
     keyvals = NULL;
     keyval_capacity = 0;

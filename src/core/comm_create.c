@@ -770,6 +770,7 @@ void core_comm_destroy_hook(struct core_comm *comm)
         comm->attributes = NULL;
     topo_free(comm->topology);
     comm->topology = NULL;
+    coll_comm_free(comm); /* collective schedules and tag sequence (src/coll) */
     if (comm->local_comm)
         core_comm_release(comm->local_comm);
     comm->local_comm = NULL;

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/init.h"
 #include "core/state.h"
 
 static struct core_info env_info = {1, 0, 0, NULL};
@@ -157,6 +158,8 @@ static void env_fill(void)
 {
     char value[MPI_MAX_INFO_VAL];
     env_filled = 1;
+    if (nodempi.initialized && !nodempi.finalized)
+        core_at_finalize(core_info_finalize);
     env_add_command_line();
     snprintf(value, sizeof(value), "%d", nodempi.world_size > 0 ? nodempi.world_size : 1);
     core_info_set(&env_info, "maxprocs", value);

@@ -9,7 +9,10 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <mpi.h>
+
 #include "core/request.h"
+#include "p2p/policy.h"
 #include "shm/ring.h"
 #include "shm/wake.h"
 
@@ -137,7 +140,12 @@ void p2p_rndv_on_frag(const struct p2p_frag *frag, const void *data, size_t len)
 int p2p_rndv_push_frags(struct p2p_peer *peer, struct core_request *request);
 int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request);
 
+struct dt_type;
+/* rndv.c: iovecs needed for a typed buffer, -1 when too many for CMA */
+int p2p_layout_iovecs(struct dt_type *type, MPI_Count count);
+
 /* send.c */
+enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer);
 int p2p_try_eager(struct p2p_peer *peer, struct core_request *request);
 void p2p_queue_outgoing(int world_peer, enum p2p_outgoing_kind kind,
                         struct core_request *request);

@@ -10,6 +10,7 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
+#include "p2p/policy.h"
 #include "shm/cma.h"
 
 /* Above this many iovecs a layout is copied through fragments (packing) rather than by CMA:
@@ -21,7 +22,7 @@ static size_t message_size(const struct core_request *request)
     return dt_packed_size(request->type, request->count);
 }
 
-static int layout_iovecs(struct dt_type *type, MPI_Count count)
+int p2p_layout_iovecs(struct dt_type *type, MPI_Count count)
 {
     if (dt_is_contiguous(type, count))
         return 1;
@@ -53,8 +54,8 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
     rts->sender_cookie = (uint64_t)(uintptr_t)request;
     rts->pid = (int32_t)nodempi.pid;
     rec->flags = 0;
-    int niov = layout_iovecs(request->type, request->count);
-    if (p2p.cma && size >= p2p.cma_threshold && niov > 0) {
+    int niov = p2p_layout_iovecs(request->type, request->count);
+    if (request->p2p.state == P2P_PROTOCOL_RNDV_CMA && niov > 0) {
         if (niov == 1) {
             struct iovec one;
             build_iovecs(request->type, request->buf, request->count, size, &one);
@@ -97,7 +98,7 @@ static int pull(struct core_request *request, const struct p2p_rts *rts, size_t 
 {
     struct iovec local_one, remote_one;
     struct iovec *local = &local_one, *remote = &remote_one;
-    int nlocal = layout_iovecs(request->type, request->count);
+    int nlocal = p2p_layout_iovecs(request->type, request->count);
     if (nlocal < 0)
         return -1;
     if (nlocal > 1 && !(local = malloc(sizeof(*local) * (size_t)nlocal)))

@@ -10,6 +10,7 @@
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
 #include "p2p/p2p.h"
+#include "p2p/policy.h"
 
 void p2p_send_complete(struct core_request *request)
 {
@@ -180,6 +181,20 @@ void p2p_self_send(struct core_request *request)
     p2p_unexpected_append(q, u);
 }
 
+/* Ask the switch policy how to send this request's message to world_peer. */
+enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer)
+{
+    (void)world_peer; /* per-pair thresholds come with topology awareness */
+    struct p2p_policy_input in = {
+        .size = dt_packed_size(request->type, request->count),
+        .mode = request->mode,
+        .cma_usable = p2p.cma && p2p_layout_iovecs(request->type, request->count) > 0,
+        .eager_limit = p2p.eager_limit,
+        .cma_threshold = p2p.cma_threshold,
+    };
+    return p2p_choose_protocol(&in);
+}
+
 /* Start a send whose fields are set (also the restart of a persistent one). */
 int p2p_send_start(struct core_request *request)
 {
@@ -199,8 +214,8 @@ int p2p_send_start(struct core_request *request)
         return MPI_SUCCESS;
     }
     struct p2p_peer *peer = &p2p.peers[world_peer];
-    size_t size = dt_packed_size(request->type, request->count);
-    if (size <= p2p.eager_limit && request->mode != CORE_SEND_SYNCHRONOUS) {
+    request->p2p.state = p2p_choose_protocol_for(request, world_peer);
+    if (request->p2p.state == P2P_PROTOCOL_EAGER) {
         if (!peer->out_head && p2p_try_eager(peer, request)) {
             p2p_send_complete(request);
             return MPI_SUCCESS;

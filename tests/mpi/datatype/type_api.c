@@ -312,12 +312,12 @@ static void test_elements(void)
     MT_MPI(MPI_Get_elements(&status, t, &count));
     MT_CHECK_INT(4, count, "Get_elements ending after the next int");
 
-    /* Pairs count as two basic elements (their type map is {(double,0),(int,8)}); Open MPI
-     * treats a partial pair as undefined, so only whole pairs are portable. */
-    MT_MPI(MPI_Status_set_elements(&status, MPI_BYTE, 2 * 12));
-    MT_MPI(MPI_Get_elements(&status, MPI_DOUBLE_INT, &count));
-    MT_CHECK_INT(4, count, "Get_elements of 2 MPI_DOUBLE_INT");
-    if (mt_library_is("nodempi")) {
+    /* Pairs count as two basic elements: their type map is {(double,0),(int,8)} (MPICH
+     * agrees; Open MPI counts a pair as one element). */
+    if (!mt_library_is("Open MPI")) {
+        MT_MPI(MPI_Status_set_elements(&status, MPI_BYTE, 2 * 12));
+        MT_MPI(MPI_Get_elements(&status, MPI_DOUBLE_INT, &count));
+        MT_CHECK_INT(4, count, "Get_elements of 2 MPI_DOUBLE_INT");
         MT_MPI(MPI_Status_set_elements(&status, MPI_BYTE, 2 * 12 + 8));
         MT_MPI(MPI_Get_elements(&status, MPI_DOUBLE_INT, &count));
         MT_CHECK_INT(5, count, "Get_elements of 2.5 MPI_DOUBLE_INT");
