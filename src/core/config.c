@@ -72,6 +72,11 @@ static const struct config_entry config_table[] = {
      &core_config.coll_algorithm[15], "scan algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_EXSCAN", CONFIG_CHOICE, "auto", COLL_EXSCAN_CHOICES,
      &core_config.coll_algorithm[16], "exscan algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,
+     "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
+     "pair's eager limit"},
+    {"NODEMPI_SKEW_EAGER_LIMIT", CONFIG_SIZE, "256k", NULL, &core_config.skew_eager_limit,
+     "a pair's eager limit while its receiver lags (messages up to it never wait for a match)"},
 };
 
 /* "64k", "4M", "1g" or plain bytes. */

@@ -19,6 +19,8 @@ struct core_config {
     size_t pipeline_chunk;    /* fragment size of the pipelined rendezvous */
     unsigned spin_rounds;     /* empty progress rounds before a waiter yields */
     unsigned yield_rounds;    /* ...and before it sleeps (block / auto when oversubscribed) */
+    int skew;                 /* skew-aware eager limits on (1) or off (0) */
+    size_t skew_eager_limit;  /* a pair's eager limit while its receiver lags */
     int coll_algorithm[COLL_CONFIG_SLOTS]; /* NODEMPI_COLL_<OP>, by enum coll_kind: 0 = auto */
 };
 

@@ -23,6 +23,9 @@ enum p2p_record_kind {
     P2P_RECORD_FIN,       /* receiver -> sender: done with your buffer (struct p2p_cookies) */
     P2P_RECORD_CTS,       /* receiver -> sender: send fragments (struct p2p_cookies) */
     P2P_RECORD_FRAG,      /* sender -> receiver: struct p2p_frag + data */
+    P2P_RECORD_EAGER_LONG, /* envelope of an eager message too big for one record */
+    P2P_RECORD_DATA,      /* the next piece of that message (header.size = its bytes) */
+    P2P_RECORD_SKEW,      /* receiver -> sender: raise (1) or lower (0) the pair's eager limit */
 };
 
 /* RTS flags */
@@ -61,6 +64,33 @@ struct p2p_unexpected {
     void *data;              /* EAGER: private copy of the payload */
     struct p2p_rts rts;      /* RTS */
     struct core_request *self_send; /* SELF: the sending request (same process) */
+    int assembling;          /* EAGER_LONG: data still arriving */
+    struct core_request *waiting;   /* ...and the receive that already took it */
+};
+
+/* Receiver side: the long eager message a peer is in the middle of sending. */
+struct p2p_assembly {
+    struct core_request *request;      /* matched receive, or NULL */
+    struct p2p_unexpected *unexpected; /* or the unexpected copy being filled */
+    size_t offset;
+    size_t total;
+    int src;
+    int tag;
+};
+
+/* Sender side: a long eager message being written as EAGER_LONG + DATA records. The bytes come
+ * from the user's contiguous buffer, or from a private copy once the request has completed. */
+struct p2p_long_send {
+    const char *data;            /* bytes [data_offset, total) of the packed message */
+    size_t data_offset;
+    size_t total;
+    size_t offset;               /* bytes written to the ring so far */
+    int header_sent;
+    int owns_data;
+    int tag;
+    uint32_t context;
+    int src;
+    struct core_request *request; /* completes when everything is written; NULL if staged */
 };
 
 /* Matching queues of one context: posted receives and unexpected messages, both in order. */
@@ -76,15 +106,17 @@ enum p2p_outgoing_kind {
     P2P_OUT_EAGER,   /* request: an eager message */
     P2P_OUT_RTS,     /* request: its RTS */
     P2P_OUT_FRAGS,   /* request: the fragments after a CTS */
-    P2P_OUT_CONTROL, /* FIN or CTS */
+    P2P_OUT_CONTROL, /* FIN, CTS or SKEW */
+    P2P_OUT_EAGER_LONG, /* long_send: the rest of a long eager message */
 };
 
 struct p2p_outgoing {
     struct p2p_outgoing *next;
     enum p2p_outgoing_kind kind;
     struct core_request *request;
-    int control_kind;            /* P2P_RECORD_FIN / P2P_RECORD_CTS */
+    int control_kind;            /* P2P_RECORD_FIN / P2P_RECORD_CTS / P2P_RECORD_SKEW */
     struct p2p_cookies cookies;
+    struct p2p_long_send long_send;
 };
 
 struct p2p_peer {
@@ -92,6 +124,15 @@ struct p2p_peer {
     struct shm_ring from_peer;   /* consumer side: peer -> me */
     struct shm_rank_block *block;
     struct p2p_outgoing *out_head, *out_tail;
+    /* Sender side: this pair's switch points (topology- and skew-aware). */
+    size_t eager_limit;
+    size_t cma_threshold;
+    /* Receiver side: long eager message in progress, skew watch. */
+    struct p2p_assembly assembly;
+    int unexpected_count;        /* messages from this peer waiting in unexpected queues */
+    double skew_since;           /* when unexpected_count last rose above the high mark */
+    double calm_since;           /* when it last fell to the low mark while raised */
+    int told_raise;              /* we asked this peer to raise its eager limit */
 };
 
 struct p2p_state {
@@ -102,6 +143,9 @@ struct p2p_state {
     size_t eager_limit;
     size_t cma_threshold;
     size_t chunk;                /* pipelined fragment payload */
+    size_t skew_eager_limit;     /* a pair's eager limit while its receiver is behind */
+    int skew_adapt;              /* NODEMPI_SKEW */
+    size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     struct p2p_peer *peers;
     int pending_peers;           /* peers with a non-empty outgoing queue */
     struct p2p_match_queues *queues; /* open-addressing table by context */
@@ -153,6 +197,18 @@ void p2p_queue_control(int world_peer, int control_kind, const struct p2p_cookie
 void p2p_self_send(struct core_request *request);
 void p2p_send_complete(struct core_request *request);
 int p2p_push_outgoing(int world_peer);
+
+/* eager.c: messages above one record's payload but under the pair's eager limit */
+size_t p2p_record_max_payload(const struct p2p_peer *peer);
+int p2p_eager_long_start(int world_peer, struct core_request *request);
+int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send);
+void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec);
+void p2p_eager_long_on_data(int world_src, const void *data, size_t len);
+void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected *u);
+
+/* skew.c: watch unexpected queues per sender, adjust senders' eager limits */
+void p2p_skew_check(int world_src);
+void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 
 static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
 {

@@ -139,6 +139,8 @@ void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u)
     else
         q->unexpected_head = u;
     q->unexpected_tail = u;
+    if (p2p.peers) /* the skew watch counts unexpected messages per sender */
+        p2p.peers[u->world_src].unexpected_count++;
 }
 
 void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
@@ -152,4 +154,6 @@ void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
     else
         q->unexpected_tail = u->prev;
     u->next = u->prev = NULL;
+    if (p2p.peers)
+        p2p.peers[u->world_src].unexpected_count--;
 }

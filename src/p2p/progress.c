@@ -32,12 +32,13 @@ int p2p_init(void)
     p2p.peers = calloc((size_t)p2p.nranks, sizeof(*p2p.peers));
     if (!p2p.peers)
         return MPI_ERR_NO_MEM;
+    p2p.skew_adapt = core_config.skew;
+    p2p.skew_eager_limit = core_config.skew_eager_limit;
+    for (int r = 0; r < p2p.nranks; r++) {
+        p2p.peers[r].eager_limit = p2p.eager_limit;
+        p2p.peers[r].cma_threshold = p2p.cma_threshold;
+    }
     if (nodempi.segment) {
-        /* The largest eager record must fit a ring's record limit. */
-        struct shm_ring probe;
-        shm_ring_view(&probe, nodempi.segment, 0, 0);
-        if (p2p.eager_limit > shm_ring_max_payload(&probe))
-            p2p.eager_limit = shm_ring_max_payload(&probe);
         for (int r = 0; r < p2p.nranks; r++) {
             if (r == p2p.me)
                 continue;
@@ -74,6 +75,8 @@ static int drain(int world_src)
         p2p_handle_record(world_src, rec);
         shm_ring_release(&peer->from_peer, rec);
     } while ((rec = shm_ring_peek(&peer->from_peer)));
+    if (peer->unexpected_count > 8 || peer->told_raise)
+        p2p_skew_check(world_src);
     /* The sender may be asleep waiting for the room we just freed. */
     if (p2p.wake_peers)
         shm_wake_peer(peer->block);

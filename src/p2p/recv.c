@@ -46,6 +46,10 @@ void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpe
 {
     switch (u->kind) {
     case P2P_UNEXPECTED_EAGER:
+        if (u->assembling) { /* still arriving: eager.c delivers it when complete */
+            p2p_eager_long_matched(request, u);
+            return;
+        }
         p2p_deliver_eager(request, u->src, u->tag, u->data, u->size);
         free(u->data);
         break;
@@ -172,6 +176,15 @@ void p2p_handle_record(int world_src, struct shm_record *rec)
         break;
     case P2P_RECORD_CTS:
         p2p_rndv_on_cts(world_src, payload);
+        break;
+    case P2P_RECORD_EAGER_LONG:
+        p2p_eager_long_on_envelope(world_src, rec);
+        break;
+    case P2P_RECORD_DATA:
+        p2p_eager_long_on_data(world_src, payload, (size_t)rec->size);
+        break;
+    case P2P_RECORD_SKEW:
+        p2p_skew_on_control(world_src, payload);
         break;
     case P2P_RECORD_FRAG: {
         size_t len = (size_t)rec->size;

@@ -112,6 +112,8 @@ static int push_one(struct p2p_peer *peer, struct p2p_outgoing *o)
         return p2p_rndv_try_rts(peer, o->request);
     case P2P_OUT_FRAGS:
         return p2p_rndv_push_frags(peer, o->request);
+    case P2P_OUT_EAGER_LONG:
+        return p2p_eager_long_push(peer, &o->long_send);
     case P2P_OUT_CONTROL: {
         struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(o->cookies));
         if (!rec)
@@ -184,13 +186,13 @@ void p2p_self_send(struct core_request *request)
 /* Ask the switch policy how to send this request's message to world_peer. */
 enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer)
 {
-    (void)world_peer; /* per-pair thresholds come with topology awareness */
+    const struct p2p_peer *peer = &p2p.peers[world_peer];
     struct p2p_policy_input in = {
         .size = dt_packed_size(request->type, request->count),
         .mode = request->mode,
         .cma_usable = p2p.cma && p2p_layout_iovecs(request->type, request->count) > 0,
-        .eager_limit = p2p.eager_limit,
-        .cma_threshold = p2p.cma_threshold,
+        .eager_limit = peer->eager_limit,
+        .cma_threshold = peer->cma_threshold,
     };
     return p2p_choose_protocol(&in);
 }
@@ -216,6 +218,8 @@ int p2p_send_start(struct core_request *request)
     struct p2p_peer *peer = &p2p.peers[world_peer];
     request->p2p.state = p2p_choose_protocol_for(request, world_peer);
     if (request->p2p.state == P2P_PROTOCOL_EAGER) {
+        if (dt_packed_size(request->type, request->count) > p2p_record_max_payload(peer))
+            return p2p_eager_long_start(world_peer, request);
         if (!peer->out_head && p2p_try_eager(peer, request)) {
             p2p_send_complete(request);
             return MPI_SUCCESS;
@@ -254,11 +258,13 @@ int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const 
              MPI_Count count, struct dt_type *type, enum core_send_mode mode)
 {
     size_t size = dt_packed_size(type, count);
-    if (dest != MPI_PROC_NULL && size <= p2p.eager_limit && mode != CORE_SEND_SYNCHRONOUS) {
+    if (dest != MPI_PROC_NULL && mode != CORE_SEND_SYNCHRONOUS) {
         int world_peer = core_comm_peer_world_rank(comm, dest);
         struct p2p_peer *peer = &p2p.peers[world_peer];
-        /* The fast path: ring has room and nothing queued ahead of us. */
-        if (world_peer != p2p.me && !peer->out_head &&
+        /* The fast path (the policy's eager case in one record): ring has room and nothing is
+         * queued ahead of us. */
+        if (world_peer != p2p.me && size <= peer->eager_limit &&
+            size <= p2p_record_max_payload(peer) && !peer->out_head &&
             write_eager(peer, buf, count, type, comm->rank, tag, context, size))
             return MPI_SUCCESS;
     }

@@ -1,0 +1,72 @@
+/* skew.c - skew-aware thresholds (seed 001 §4.2). A receiver that falls behind a sender
+ * accumulates that sender's messages in its unexpected queue. When the count stays above a high
+ * mark for a while, the receiver asks the sender (SKEW record) to raise the pair's eager limit,
+ * so large messages are pushed without waiting for the receiver to match them; when the queue
+ * stays near empty for longer, it asks to lower it again, giving back the single-copy path.
+ * The two marks and the two hold times are the hysteresis that keeps it from oscillating.
+ * Changing the protocol between two messages never reorders them: both protocols start with a
+ * record in the same FIFO ring, and matching follows ring order. */
+#include <time.h>
+
+#include "core/config.h"
+#include "p2p/internal.h"
+
+/* Marks from the skew benchmark's setting (window 64): 8 queued messages is far beyond what a
+ * receiver that keeps up ever has; raising takes 200 us of sustained backlog, lowering 20 ms of
+ * calm (100x longer: a wrong "lower" costs a sender stall, a wrong "raise" only a copy). */
+enum { SKEW_HIGH_MARK = 8, SKEW_LOW_MARK = 1 };
+static const double skew_raise_hold_s = 200e-6;
+static const double skew_lower_hold_s = 20e-3;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void tell(int world_src, int raise)
+{
+    struct p2p_cookies cookies = {(uint64_t)raise, 0};
+    p2p_queue_control(world_src, P2P_RECORD_SKEW, &cookies);
+}
+
+void p2p_skew_check(int world_src)
+{
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    if (!p2p.skew_adapt || world_src == p2p.me)
+        return;
+    if (!peer->told_raise) {
+        if (peer->unexpected_count <= SKEW_HIGH_MARK) {
+            peer->skew_since = 0;
+            return;
+        }
+        double t = now();
+        if (peer->skew_since == 0)
+            peer->skew_since = t;
+        else if (t - peer->skew_since >= skew_raise_hold_s) {
+            tell(world_src, 1);
+            peer->told_raise = 1;
+            peer->calm_since = 0;
+        }
+        return;
+    }
+    if (peer->unexpected_count > SKEW_LOW_MARK) {
+        peer->calm_since = 0;
+        return;
+    }
+    double t = now();
+    if (peer->calm_since == 0)
+        peer->calm_since = t;
+    else if (t - peer->calm_since >= skew_lower_hold_s) {
+        tell(world_src, 0);
+        peer->told_raise = 0;
+        peer->skew_since = 0;
+    }
+}
+
+void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies)
+{
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    peer->eager_limit = cookies->sender_cookie ? p2p.skew_eager_limit : p2p.eager_limit;
+}
