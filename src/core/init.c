@@ -117,9 +117,10 @@ int core_finalize(void)
     void *buffer;
     size_t size;
     p2p_bsend_detach(&buffer, &size);
+    core_finalize_hooks_run();
+    p2p_flush();
     if (nodempi.world_size > 1)
         finalize_barrier();
-    core_finalize_hooks_run();
     p2p_finalize();
     core_comm_finalize_predefined();
     dt_finalize();

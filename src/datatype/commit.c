@@ -140,6 +140,49 @@ int dt_compile(struct dt_type *type)
     return MPI_SUCCESS;
 }
 
+/* Group consecutive blocks of equal length at a constant stride into runs (greedy, in
+ * type-map order). */
+int dt_build_runs(const struct dt_type *type, struct dt_runs *runs)
+{
+    const struct dt_block *b = type->blocks;
+    size_t n = 0;
+    /* First pass counts the runs (in scratch), second fills them: no over-allocation. */
+    for (int fill = 0; fill < 2; fill++) {
+        struct dt_run scratch, *run = NULL;
+        n = 0;
+        for (size_t i = 0; i < type->nblocks; i++) {
+            if (run && b[i].length == run->length &&
+                (run->count == 1 || b[i].offset - b[i - 1].offset == run->stride)) {
+                if (run->count == 1)
+                    run->stride = b[i].offset - b[i - 1].offset;
+                run->count++;
+                continue;
+            }
+            run = fill ? &runs->run[n] : &scratch;
+            *run = (struct dt_run){b[i].offset, 0, b[i].length, 1};
+            n++;
+        }
+        if (!fill) {
+            runs->run = malloc(n * sizeof(struct dt_run) + (n + 1) * sizeof(MPI_Count));
+            if (!runs->run)
+                return MPI_ERR_NO_MEM;
+            runs->n = n;
+        }
+    }
+    MPI_Count *position = (MPI_Count *)(runs->run + n);
+    position[0] = 0;
+    for (size_t i = 0; i < n; i++)
+        position[i + 1] = position[i] + runs->run[i].count * runs->run[i].length;
+    return MPI_SUCCESS;
+}
+
+void dt_free_runs(struct dt_runs *runs)
+{
+    free(runs->run);
+    runs->run = NULL;
+    runs->n = 0;
+}
+
 /* n copies of child from disp on, stride: child's extent. */
 static int walk_copies(const struct dt_type *child, MPI_Aint disp, MPI_Count n, dt_leaf_fn *fn,
                        void *ctx)

@@ -267,6 +267,8 @@ int dt_commit(struct dt_type *type)
     if (type->committed)
         return MPI_SUCCESS;
     int err = dt_compile(type);
+    if (err == MPI_SUCCESS && !dt_derived_of(type)->runs.run)
+        err = dt_build_runs(type, &dt_derived_of(type)->runs);
     if (err != MPI_SUCCESS)
         return err;
     type->contiguous = type->size == 0 ||
@@ -308,6 +310,7 @@ void dt_release(struct dt_type *type)
     free(d->displs);
     free_contents(&d->contents);
     dt_free_blocks(type);
+    dt_free_runs(&d->runs);
     d->magic = 0;
     free(d);
 }

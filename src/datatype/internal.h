@@ -40,9 +40,26 @@ enum dt_class {
     DT_CLASS_PAIR,         /* value-index pairs: first and second are basic types */
 };
 
+/* The block list run-length encoded for the copy loops: `count` blocks of `length` bytes, the
+ * k-th at offset + k * stride. A vector is one run whatever its count, so packing reads no
+ * per-block metadata. */
+struct dt_run {
+    MPI_Aint offset;
+    MPI_Aint stride;
+    MPI_Count length;
+    MPI_Count count;
+};
+
+/* Runs of one element, followed in the same allocation by nruns + 1 packed positions. */
+struct dt_runs {
+    size_t n;
+    struct dt_run *run;
+};
+
 /* Per predefined type: what struct dt_type does not hold. */
 struct dt_basic {
     struct dt_layout layout;
+    struct dt_runs runs;
     enum dt_class cls;
     int pair_second_offset;       /* pairs: offset of the index (second) field */
     unsigned char first_index;    /* pairs: table index of the value (first) type */
@@ -76,6 +93,7 @@ struct dt_derived {
     uint64_t magic;
     struct dt_type type;          /* the handle points here */
     struct dt_layout layout;
+    struct dt_runs runs;          /* set by commit */
     enum dt_kind kind;
     MPI_Count count;
     MPI_Count blocklen;           /* vector; indexed when blocklens == NULL */
@@ -114,6 +132,22 @@ static inline const MPI_Count *dt_block_positions(const struct dt_type *type)
 /* Wrap a type built internally (subarray, darray) so the user's type reports its own combiner;
  * takes over the reference to built. */
 int dt_wrap_built(struct dt_type *built, struct dt_type **out);
+
+static inline const struct dt_runs *dt_runs_of(const struct dt_type *type)
+{
+    if (type->predefined)
+        return &dt_basic_info[dt_predefined_index(type)].runs;
+    return &dt_derived_of(type)->runs;
+}
+
+static inline const MPI_Count *dt_run_positions(const struct dt_runs *runs)
+{
+    return (const MPI_Count *)(runs->run + runs->n);
+}
+
+/* Build the runs from the compiled block list (MPI_ERR_NO_MEM) / free them. */
+int dt_build_runs(const struct dt_type *type, struct dt_runs *runs);
+void dt_free_runs(struct dt_runs *runs);
 
 /* Compile the block list of type (and, first, of the types it is made of); MPI_SUCCESS or
  * MPI_ERR_NO_MEM. Idempotent. */

@@ -223,6 +223,8 @@ static int init_basic(const struct dt_basic_desc *d)
     strncpy(t->name, d->name, sizeof(t->name) - 1);
     t->layer_private = info;
 
+    if (dt_build_runs(t, &info->runs) != MPI_SUCCESS)
+        return MPI_ERR_NO_MEM;
     info->cls = d->cls;
     info->layout.align = (unsigned char)d->align;
     info->layout.ext32_size = d->ext32_size;
@@ -250,8 +252,10 @@ int dt_init(void)
 void dt_finalize(void)
 {
     for (unsigned i = 0; i < DT_PREDEFINED_COUNT; i++) {
-        if (dt_predefined_types[i].predefined)
+        if (dt_predefined_types[i].predefined) {
             dt_free_blocks(&dt_predefined_types[i]);
+            dt_free_runs(&dt_basic_info[i].runs);
+        }
         dt_predefined_types[i].predefined = 0;
     }
 }

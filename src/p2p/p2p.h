@@ -47,6 +47,10 @@ int p2p_cancel(struct core_request *request);
 /* One progress round: drain incoming rings, advance protocols. Nonzero when work was done. */
 int p2p_progress(void);
 
+/* Push everything still queued for other ranks (staged eager data, control records) before
+ * MPI_Finalize; progresses until the outgoing queues are empty. */
+void p2p_flush(void);
+
 /* Buffered-send support (MPI_Buffer_attach/detach). */
 int p2p_bsend_attach(void *buffer, size_t size);
 int p2p_bsend_detach(void **buffer, size_t *size);

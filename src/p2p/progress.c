@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/progress.h"
 #include "core/state.h"
 #include "p2p/internal.h"
 #include "p2p/p2p.h"
@@ -81,6 +82,17 @@ static int drain(int world_src)
     if (p2p.wake_peers)
         shm_wake_peer(peer->block);
     return 1;
+}
+
+void p2p_flush(void)
+{
+    unsigned idle = 0;
+    while (p2p.pending_peers) {
+        if (p2p_progress())
+            idle = 0;
+        else
+            core_progress_idle(++idle);
+    }
 }
 
 int p2p_progress(void)

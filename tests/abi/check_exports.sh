@@ -1,0 +1,46 @@
+#!/bin/bash
+# check_exports.sh - the public header and the library agree:
+#  1. include/mpi.h is exactly what tools/dev/gen-mpi-h.py generates (nobody edited it by hand);
+#  2. every MPI_X and PMPI_X declared in mpi.h is exported by libnodempi.so, and MPI_X is weak
+#     (so profiling tools can interpose), and nothing but MPI_/PMPI_/MPIX_ symbols is exported.
+# Usage: check_exports.sh <source-dir> <libnodempi.so>
+set -euo pipefail
+src=$1
+lib=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+cp -r "$src/include" "$src/tools" "$tmp/"
+mkdir -p "$tmp/tools/dev"
+python3 "$tmp/tools/dev/gen-mpi-h.py"
+if ! cmp -s "$tmp/include/mpi.h" "$src/include/mpi.h"; then
+    echo "include/mpi.h differs from what tools/dev/gen-mpi-h.py generates:"
+    diff "$src/include/mpi.h" "$tmp/include/mpi.h" | head -20
+    status=1
+fi
+
+grep -oE '\bP?MPIX?_[A-Za-z0-9_]+\(' "$src/include/mpi.h" | tr -d '(' | grep -vE '_function(_c)?$' | sort -u >"$tmp/declared"
+nm -D --defined-only "$lib" | awk '{print $2, $3}' >"$tmp/exported"
+awk '{print $2}' "$tmp/exported" | sort -u >"$tmp/exported_names"
+missing=$(comm -23 "$tmp/declared" "$tmp/exported_names")
+if [ -n "$missing" ]; then
+    echo "declared in mpi.h but not exported by $(basename "$lib"):"
+    echo "$missing" | sed 's/^/  /'
+    status=1
+fi
+strong=$(awk '$1 != "W" && $2 ~ /^MPI_/ {print $2}' "$tmp/exported")
+if [ -n "$strong" ]; then
+    echo "MPI_ symbols that are not weak (PMPI interposition would break):"
+    echo "$strong" | sed 's/^/  /'
+    status=1
+fi
+extra=$(awk '$2 !~ /^(P?MPIX?_|_init$|_fini$)/ {print $2}' "$tmp/exported")
+if [ -n "$extra" ]; then
+    echo "internal symbols leaking from the library:"
+    echo "$extra" | sed 's/^/  /'
+    status=1
+fi
+count=$(grep -c '^MPI_' "$tmp/declared" || true)
+[ $status = 0 ] && echo "mpi.h up to date; all $count MPI functions exported, weak, with PMPI twins"
+exit $status
