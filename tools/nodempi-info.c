@@ -1,5 +1,6 @@
 /* nodempi-info - prints nodempi's version, configuration (every NODEMPI_* tunable with its
- * current value and default) and what this machine offers (cores, single copy).
+ * current value and default) and what this machine offers (cores, caches, distance classes,
+ * single copy and its threshold per class).
  * Usage: nodempi-info [--config] */
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "core/config.h"
 #include "shm/cma.h"
+#include "topo/hardware.h"
 
 int main(int argc, char **argv)
 {
@@ -24,6 +26,8 @@ int main(int argc, char **argv)
         printf("cores online: %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
         printf("single copy (process_vm_readv): %s\n",
                shm_cma_probe() ? "available" : "not permitted");
+        printf("\n");
+        topo_hw_print(stdout);
         printf("\nconfiguration (NODEMPI_* environment variables):\n");
     }
     core_config_print(stdout);

@@ -92,8 +92,28 @@ static const char *size_label(size_t bytes, char *buf, size_t len)
 struct pingpong {
     _Alignas(CACHE_LINE) _Atomic uint64_t turn;
     char pad[CACHE_LINE - sizeof(uint64_t)];
-    int cpu, round_trips, yield;
+    int cpu, yield;
 };
+
+#define PINGPONG_STOP UINT64_MAX
+
+/* The partner answers every odd value with the next even one until told to stop. */
+static void *pingpong_partner(void *arg)
+{
+    struct pingpong *pp = arg;
+    pin_to(pp->cpu);
+    for (uint64_t answered = 0;;) {
+        uint64_t v = atomic_load_explicit(&pp->turn, memory_order_acquire);
+        if (v == PINGPONG_STOP)
+            return NULL;
+        if ((v & 1) && v > answered) {
+            atomic_store_explicit(&pp->turn, v + 1, memory_order_release);
+            answered = v;
+        } else if (pp->yield) {
+            sched_yield();
+        }
+    }
+}
 
 static void pingpong_wait(struct pingpong *pp, uint64_t value)
 {
@@ -102,24 +122,13 @@ static void pingpong_wait(struct pingpong *pp, uint64_t value)
             sched_yield();
 }
 
-static void *pingpong_partner(void *arg)
-{
-    struct pingpong *pp = arg;
-    pin_to(pp->cpu);
-    for (uint64_t i = 0; i < (uint64_t)pp->round_trips; i++) {
-        pingpong_wait(pp, 2 * i + 1);
-        atomic_store_explicit(&pp->turn, 2 * i + 2, memory_order_release);
-    }
-    return NULL;
-}
-
-/* One run: mean one-way latency in ns over round_trips round trips. */
+/* One run: mean one-way latency in ns over up to round_trips round trips, fewer when a run
+ * takes over 20 ms (a busy machine preempts the partner: the median over runs copes). */
 static double pingpong_run(int cpu_a, int cpu_b, int round_trips)
 {
     static struct pingpong pp;
     atomic_store(&pp.turn, 0);
     pp.cpu = cpu_b;
-    pp.round_trips = round_trips;
     pp.yield = cpu_a == cpu_b;
     pin_to(cpu_a);
     pthread_t partner;
@@ -128,14 +137,19 @@ static double pingpong_run(int cpu_a, int cpu_b, int round_trips)
     /* One warm-up round trip: the partner is running and pinned before timing starts. */
     atomic_store_explicit(&pp.turn, 1, memory_order_release);
     pingpong_wait(&pp, 2);
-    double start = now_ns();
-    for (uint64_t i = 1; i < (uint64_t)round_trips; i++) {
-        atomic_store_explicit(&pp.turn, 2 * i + 1, memory_order_release);
-        pingpong_wait(&pp, 2 * i + 2);
+    double start = now_ns(), elapsed = 0;
+    uint64_t done = 0;
+    while (done < (uint64_t)round_trips && ((done & 63) || elapsed < 20e6)) {
+        atomic_store_explicit(&pp.turn, 2 * done + 3, memory_order_release);
+        pingpong_wait(&pp, 2 * done + 4);
+        done++;
+        if ((done & 63) == 0)
+            elapsed = now_ns() - start;
     }
-    double elapsed = now_ns() - start;
+    elapsed = now_ns() - start;
+    atomic_store_explicit(&pp.turn, PINGPONG_STOP, memory_order_release);
     pthread_join(partner, NULL);
-    return elapsed / (2.0 * (round_trips - 1));
+    return elapsed / (2.0 * (double)done);
 }
 
 struct latency { double min, median, max; };
@@ -302,7 +316,8 @@ static void send_one(struct copy_channel *ch, const char *src, size_t bytes, int
         uint64_t head = atomic_load_explicit(&ch->head, memory_order_relaxed);
         for (size_t offset = 0; offset < bytes; offset += ch->chunk, head++) {
             size_t len = bytes - offset < ch->chunk ? bytes - offset : ch->chunk;
-            wait_at_least(&ch->tail, head + 1 - ch->slots, ch->yield);
+            if (head >= ch->slots) /* the slot is free once its last chunk was read */
+                wait_at_least(&ch->tail, head + 1 - ch->slots, ch->yield);
             memcpy(ch->ring + (head % ch->slots) * ch->chunk, src + offset, len);
             atomic_store_explicit(&ch->head, head + 1, memory_order_release);
         }
@@ -310,21 +325,21 @@ static void send_one(struct copy_channel *ch, const char *src, size_t bytes, int
     wait_at_least(&ch->ack, seq, ch->yield);
 }
 
-/* Best-of-reps GB/s of `method` at `bytes`, the message count sized from a warm-up message. */
+/* Best-of-reps GB/s of `method` at `bytes`: messages for point_ms each rep (at least 2). */
 static double channel_gbps(struct copy_channel *ch, const char *src, size_t bytes, int method,
                            const struct probe_options *o)
 {
-    double start = now_ns();
-    send_one(ch, src, bytes, method);
-    double one = now_ns() - start;
-    long count = (long)(o->point_ms * 1e6 / (one > 1 ? one : 1));
-    count = count < 3 ? 3 : count > 200000 ? 200000 : count;
+    send_one(ch, src, bytes, method); /* warm-up */
     double best = 0;
     for (int r = 0; r < o->reps; r++) {
-        start = now_ns();
-        for (long i = 0; i < count; i++)
+        double start = now_ns(), elapsed;
+        long count = 0;
+        do {
             send_one(ch, src, bytes, method);
-        double gbps = (double)bytes * (double)count / (now_ns() - start);
+            count++;
+            elapsed = now_ns() - start;
+        } while (elapsed < o->point_ms * 1e6 || count < 2);
+        double gbps = (double)bytes * (double)count / elapsed;
         if (gbps > best)
             best = gbps;
     }
@@ -658,6 +673,20 @@ static void probe_contention(const struct probe_options *o, struct topo_profile 
 
 /* ---- main ----------------------------------------------------------------------------------*/
 
+/* Other processes running meanwhile preempt the spinning partners and share the caches and
+ * memory: say so, since the numbers then describe the load more than the hardware. */
+static void warn_if_busy(const char *when)
+{
+    double load = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f)
+        return;
+    if (fscanf(f, "%lf", &load) == 1 && load > 0.5 * topo_hw_pus())
+        printf("warning (%s): load average %.1f on %d CPUs: other processes compete, the "
+               "numbers are noisy; run again on an idle machine\n", when, load, topo_hw_pus());
+    fclose(f);
+}
+
 static void usage(void)
 {
     fprintf(stderr,
@@ -721,6 +750,7 @@ int main(int argc, char **argv)
     struct probe_options o;
     core_config_load();
     parse_options(argc, argv, &o, default_path, sizeof(default_path));
+    setvbuf(stdout, NULL, _IOLBF, 0); /* progress is visible when piped */
     double start = now_ns();
     topo_hw_init();
     struct topo_profile p;
@@ -731,12 +761,14 @@ int main(int argc, char **argv)
            size_label(p.cache_bytes[0], l1, sizeof(l1)),
            size_label(p.cache_bytes[1], l2, sizeof(l2)),
            size_label(p.cache_bytes[2], l3, sizeof(l3)));
+    warn_if_busy("start");
     probe_latency(&o, &p);
     probe_copies(&o, &p);
     if (o.caches)
         probe_caches(&o, &p);
     probe_contention(&o, &p);
     print_summary(&p);
+    warn_if_busy("end");
     printf("probe time %.1f s\n", (now_ns() - start) / 1e9);
     if (o.out_path) {
         char why[600];

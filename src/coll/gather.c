@@ -30,7 +30,7 @@ int coll_gather_binomial(struct coll_sched *s, const struct coll_args *a)
     if (block == 0)
         return MPI_SUCCESS;
     int sub = subtree_size(rel, size);
-    if (sub == 1) {
+    if (sub == 1 && rel != 0) {
         coll_sched_send(s, comm, coll_abs(rel - (rel & -rel), root, size), a->sendbuf,
                         a->sendcount, a->sendtype);
         coll_sched_round(s);
@@ -118,7 +118,7 @@ int coll_scatter_binomial(struct coll_sched *s, const struct coll_args *a)
         return MPI_SUCCESS;
     int sub = subtree_size(rel, size);
     int parent = coll_abs(rel - (rel & -rel), root, size);
-    if (sub == 1) {
+    if (sub == 1 && rel != 0) {
         coll_sched_recv(s, comm, parent, a->recvbuf, a->recvcount, a->recvtype);
         coll_sched_round(s);
         return MPI_SUCCESS;

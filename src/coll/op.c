@@ -5,6 +5,12 @@
  *
  * Kernels compute inout[i] = in[i] op inout[i] on n basic elements. Signed integer sums and
  * products wrap (computed in the unsigned type), as every MPI does; C leaves overflow undefined. */
+
+/* The kernels are plain loops the compiler must vectorize: -O2 (RelWithDebInfo) leaves them
+ * scalar. With -O3 a cache-resident double sum (16K elements) runs at ~15 GB/s instead of
+ * ~6 GB/s on this machine (local kernel benchmark, 2026-11); out of cache both are memory bound. */
+#pragma GCC optimize("O3")
+
 #include "coll/op.h"
 
 #include <complex.h>

@@ -10,7 +10,9 @@
 #include "coll/op.h"
 #include "core/comm.h"
 #include "core/progress.h"
+#include "core/init.h"
 #include "core/request.h"
+#include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 
@@ -20,10 +22,24 @@
 #define COLL_MIN_CHUNK ((size_t)64 << 10)
 #define COLL_TEMP_ALIGN 64
 
+/* MPI_COMM_WORLD and MPI_COMM_SELF are never freed: their state goes at MPI_Finalize. */
+static void free_predefined_states(void)
+{
+    if (nodempi.comm_world)
+        coll_comm_state_free(nodempi.comm_world);
+    if (nodempi.comm_self)
+        coll_comm_state_free(nodempi.comm_self);
+}
+
 static struct coll_comm_state *comm_state(struct core_comm *comm)
 {
-    if (!comm->coll_private)
-        comm->coll_private = calloc(1, sizeof(struct coll_comm_state));
+    if (comm->coll_private)
+        return comm->coll_private;
+    int first_predefined = comm->predefined && !nodempi.comm_world->coll_private &&
+                           !nodempi.comm_self->coll_private;
+    comm->coll_private = calloc(1, sizeof(struct coll_comm_state));
+    if (comm->coll_private && first_predefined)
+        core_at_finalize(free_predefined_states); /* harmless if it ever runs twice */
     return comm->coll_private;
 }
 
@@ -278,13 +294,9 @@ void *coll_sched_temp_typed(struct coll_sched *s, MPI_Count count, const struct 
 /* ------------------------------------------------------------------------------------------ */
 /* Copies between typed buffers: the same packed stream read from one, written to the other.   */
 
-static struct dt_type *byte_type;
-
 struct dt_type *coll_byte_type(void)
 {
-    if (!byte_type)
-        byte_type = dt_from_handle(MPI_BYTE);
-    return byte_type;
+    return dt_from_handle(MPI_BYTE);
 }
 
 int coll_copy(const void *src, MPI_Count count, struct dt_type *type, void *dst,

@@ -247,6 +247,12 @@ int core_attr_delete_all(enum core_attr_kind kind, void **list, void *handle)
     return MPI_SUCCESS;
 }
 
+void core_attr_drop_all(void **list)
+{
+    while (*list)
+        unlink_attr((struct core_attr **)list);
+}
+
 /* The copies are pushed in reverse so the new list keeps the old one's order. */
 int core_attr_copy_all(enum core_attr_kind kind, void *src, void *old_handle, void **dst)
 {
@@ -270,8 +276,7 @@ int core_attr_copy_all(enum core_attr_kind kind, void *src, void *old_handle, vo
     }
     free(order);
     if (rc != MPI_SUCCESS) /* undo without callbacks: the new object never existed */
-        while (*dst)
-            unlink_attr((struct core_attr **)dst);
+        core_attr_drop_all(dst);
     return rc;
 }
 

@@ -36,6 +36,10 @@ int core_attr_copy_all(enum core_attr_kind kind, void *src, void *old_handle, vo
 /* Free: delete every attribute, newest first. Stops at the first callback error. */
 int core_attr_delete_all(enum core_attr_kind kind, void **list, void *handle);
 
+/* Forget every attribute without calling delete callbacks (objects being torn down after a
+ * callback already failed). */
+void core_attr_drop_all(void **list);
+
 /* MPI_Finalize: drop the keyval table. */
 void core_attr_finalize(void);
 

@@ -764,10 +764,11 @@ int core_comm_get_info(struct core_comm *comm, struct core_info **out)
 
 void core_comm_destroy_hook(struct core_comm *comm)
 {
-    /* Attributes left by a failed delete callback: drop them, callbacks again ignored. */
+    /* Attributes left by a failed delete callback (or on internal communicators that never
+     * went through MPI_Comm_free): one more try, then forget them. */
     if (core_attr_delete_all(CORE_ATTR_COMM, &comm->attributes,
                              (void *)core_comm_to_handle(comm)) != MPI_SUCCESS)
-        comm->attributes = NULL;
+        core_attr_drop_all(&comm->attributes);
     topo_free(comm->topology);
     comm->topology = NULL;
     coll_comm_free(comm); /* collective schedules and tag sequence (src/coll) */

@@ -10,7 +10,7 @@
 
 struct core_config core_config;
 
-enum config_kind { CONFIG_SIZE, CONFIG_UNSIGNED, CONFIG_CHOICE };
+enum config_kind { CONFIG_SIZE, CONFIG_UNSIGNED, CONFIG_CHOICE, CONFIG_STRING };
 
 struct config_entry {
     const char *name;
@@ -37,6 +37,9 @@ static const struct config_entry config_table[] = {
      "empty progress rounds a waiter spins before yielding"},
     {"NODEMPI_YIELD_ROUNDS", CONFIG_UNSIGNED, "50", NULL, &core_config.yield_rounds,
      "yields before a waiter sleeps on its futex (block, or auto when oversubscribed)"},
+    {"NODEMPI_QUEUE", CONFIG_CHOICE, "auto", "auto|pair|orq|cor|hybrid", &core_config.queue,
+     "queue design (docs/queues.md): pair rings, one receiving queue (orq), pair rings polled "
+     "only where expected (cor), inbox + busy-pair rings + doorbells (hybrid); auto: by ranks"},
     /* Collective algorithms (src/coll/select.c): auto = the selection table decides. */
     {"NODEMPI_COLL_BARRIER", CONFIG_CHOICE, "auto", COLL_BARRIER_CHOICES,
      &core_config.coll_algorithm[0], "barrier algorithm (auto: by message size and ranks)"},
@@ -77,6 +80,9 @@ static const struct config_entry config_table[] = {
      "pair's eager limit"},
     {"NODEMPI_SKEW_EAGER_LIMIT", CONFIG_SIZE, "256k", NULL, &core_config.skew_eager_limit,
      "a pair's eager limit while its receiver lags (messages up to it never wait for a match)"},
+    {"NODEMPI_PROFILE", CONFIG_STRING, "", NULL, &core_config.profile,
+     "hardware profile written by nodempi-probe (per-class single-copy thresholds); default "
+     "$XDG_CACHE_HOME or ~/.cache/nodempi/profile-<host>.txt (src/topo/profile.h)"},
 };
 
 /* "64k", "4M", "1g" or plain bytes. */
@@ -131,6 +137,9 @@ static int apply(const struct config_entry *e, const char *text)
     }
     case CONFIG_CHOICE:
         return parse_choice(text, e->choices, e->target);
+    case CONFIG_STRING:
+        *(const char **)e->target = text;
+        return 0;
     }
     return -1;
 }
@@ -173,6 +182,9 @@ static void print_value(FILE *out, const struct config_entry *e)
         fprintf(out, "%.*s", p ? (int)(bar ? bar - p : (long)strlen(p)) : 1, p ? p : "?");
         break;
     }
+    case CONFIG_STRING:
+        fprintf(out, "%s", **(const char **)e->target ? *(const char **)e->target : "(unset)");
+        break;
     }
 }
 

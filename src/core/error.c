@@ -131,8 +131,10 @@ static const char *const class_strings[] = {
 };
 #define STANDARD_CLASSES ((int)(sizeof(class_strings) / sizeof(class_strings[0])))
 
-/* User-defined classes and codes: codes STANDARD_CLASSES .. last_user_code, each with its class
- * and an optional string. Classes are codes whose class is themselves. */
+/* User-defined classes and codes: MPI_ERR_LASTCODE + 1 upwards (the standard: added codes and
+ * classes are above MPI_ERR_LASTCODE), each with its class and an optional string. Classes are
+ * codes whose class is themselves. */
+#define USER_CODE_BASE (MPI_ERR_LASTCODE + 1)
 enum { USER_CODES_MAX = 1024 };
 static struct {
     int errclass;
@@ -151,7 +153,7 @@ int core_error_class_of(int code, int *errclass)
         *errclass = code;
         return MPI_SUCCESS;
     }
-    int index = code - STANDARD_CLASSES;
+    int index = code - USER_CODE_BASE;
     if (index >= 0 && index < user_code_count && !user_codes[index].removed) {
         *errclass = user_codes[index].errclass;
         return MPI_SUCCESS;
@@ -163,7 +165,7 @@ const char *core_error_string(int code)
 {
     if (code >= 0 && code < STANDARD_CLASSES)
         return class_strings[code];
-    int index = code - STANDARD_CLASSES;
+    int index = code - USER_CODE_BASE;
     if (index >= 0 && index < user_code_count && !user_codes[index].removed)
         return user_codes[index].string ? user_codes[index].string : "";
     if (code >= MPI_T_ERR_CANNOT_INIT && code <= MPI_T_ERR_PVAR_NO_ATOMIC)
@@ -176,7 +178,7 @@ int core_error_add_code(int errclass, int *code)
     if (user_code_count == USER_CODES_MAX)
         return MPI_ERR_OTHER;
     int index = user_code_count++;
-    int value = STANDARD_CLASSES + index;
+    int value = USER_CODE_BASE + index;
     user_codes[index].errclass = errclass < 0 ? value : errclass;
     user_codes[index].removed = 0;
     user_codes[index].string = NULL;
@@ -186,7 +188,7 @@ int core_error_add_code(int errclass, int *code)
 
 int core_error_set_string(int code, const char *string)
 {
-    int index = code - STANDARD_CLASSES;
+    int index = code - USER_CODE_BASE;
     if (index < 0 || index >= user_code_count || user_codes[index].removed)
         return MPI_ERR_ARG;
     free(user_codes[index].string);
@@ -196,7 +198,7 @@ int core_error_set_string(int code, const char *string)
 
 int core_error_remove(int code, int want_class)
 {
-    int index = code - STANDARD_CLASSES;
+    int index = code - USER_CODE_BASE;
     if (index < 0 || index >= user_code_count || user_codes[index].removed)
         return MPI_ERR_ARG;
     int is_class = user_codes[index].errclass == code;
@@ -214,7 +216,7 @@ int core_error_remove(int code, int want_class)
 
 int core_error_last_used_code(void)
 {
-    return user_code_count ? STANDARD_CLASSES + user_code_count - 1 : STANDARD_CLASSES - 1;
+    return MPI_ERR_LASTCODE + user_code_count;
 }
 
 void core_error_finalize(void)
@@ -268,5 +270,27 @@ int core_error_raise(struct core_comm *comm, int code, const char *function, con
     if (nodempi.world_size > 1)
         fprintf(stderr, "nodempi: rank %d aborts the job (MPI_ERRORS_ARE_FATAL on %s)\n",
                 nodempi.world_rank, comm && comm->name[0] ? comm->name : "the communicator");
+    core_abort_job(code ? code : 1);
+}
+
+int core_error_raise_object(struct core_errhandler *eh, void *handle, const char *object_name,
+                            int code, const char *function, const char *fmt, ...)
+{
+    if (eh->kind == CORE_ERRHANDLER_RETURN)
+        return code;
+    if (eh->kind == CORE_ERRHANDLER_USER_WIN && eh->win_fn) {
+        MPI_Win win = (MPI_Win)handle;
+        eh->win_fn(&win, &code);
+        return code;
+    }
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "nodempi: %s: %s\n", function, message);
+    if (nodempi.world_size > 1)
+        fprintf(stderr, "nodempi: rank %d aborts the job (MPI_ERRORS_ARE_FATAL on %s)\n",
+                nodempi.world_rank, object_name && object_name[0] ? object_name : "the object");
     core_abort_job(code ? code : 1);
 }

@@ -14,6 +14,7 @@ enum core_errhandler_kind {
     CORE_ERRHANDLER_ABORT,
     CORE_ERRHANDLER_RETURN,
     CORE_ERRHANDLER_USER_COMM,
+    CORE_ERRHANDLER_USER_WIN,   /* MPI_Win_create_errhandler (src/rma) */
 };
 
 struct core_errhandler {
@@ -21,6 +22,7 @@ struct core_errhandler {
     int predefined;
     int refcount;
     MPI_Comm_errhandler_function *comm_fn;
+    MPI_Win_errhandler_function *win_fn;   /* CORE_ERRHANDLER_USER_WIN */
 };
 
 struct core_errhandler *core_errhandler_from_handle(MPI_Errhandler handle);
@@ -35,6 +37,13 @@ struct core_errhandler *core_errhandler_predefined(enum core_errhandler_kind kin
  * "nodempi: <function>: <message>" and end the job. */
 int core_error_raise(struct core_comm *comm, int code, const char *function, const char *fmt,
                      ...) __attribute__((format(printf, 4, 5)));
+
+/* The same for objects that are not communicators (windows): eh is the object's handler,
+ * handle its MPI handle (passed by address to a user handler of the object's kind) and
+ * object_name names it in the fatal message ("window w0"). */
+int core_error_raise_object(struct core_errhandler *eh, void *handle, const char *object_name,
+                            int code, const char *function, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 
 /* Error classes and codes: standard ones, plus user-added (MPI_Add_error_class/code). */
 int core_error_class_of(int code, int *errclass);   /* MPI_SUCCESS or MPI_ERR_ARG */

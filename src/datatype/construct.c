@@ -267,8 +267,6 @@ int dt_commit(struct dt_type *type)
     if (type->committed)
         return MPI_SUCCESS;
     int err = dt_compile(type);
-    if (err == MPI_SUCCESS && !dt_derived_of(type)->runs.run)
-        err = dt_build_runs(type, &dt_derived_of(type)->runs);
     if (err != MPI_SUCCESS)
         return err;
     type->contiguous = type->size == 0 ||

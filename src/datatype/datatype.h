@@ -48,8 +48,8 @@ struct dt_type {
                                * a pair such as MPI_DOUBLE_INT counts as 2) */
     MPI_Count element_size;   /* bytes of one basic element when homogeneous, else 0; for the
                                * pair kinds: sizeof the C pair struct (its stride in arrays) */
-    size_t nblocks;           /* the compiled type map of one element */
-    struct dt_block *blocks;
+    size_t nblocks;           /* the compiled type map of one element (merged blocks) */
+    struct dt_block *blocks;  /* NULL when nblocks > 2^20: then use dt_for_each_block */
     char name[MPI_MAX_OBJECT_NAME];
     void *layer_private;      /* constructor arguments, attributes: owned by src/datatype */
     void *attributes;         /* owned by the attribute code (MPI_Type_set_attr); see below */
@@ -86,6 +86,11 @@ size_t dt_unpack_range(const struct dt_type *type, void *buf, MPI_Count count, s
  * blocks); returns the number filled and sets *covered to the bytes they span. */
 int dt_iovec_range(const struct dt_type *type, const void *buf, MPI_Count count,
                    size_t position, struct iovec *iov, int max_iov, size_t *covered);
+
+/* Every block of count elements in type-map order (offsets relative to the buffer), whether
+ * or not type->blocks is kept; stops early when fn returns nonzero (and returns that). */
+typedef int dt_block_fn(void *ctx, MPI_Aint offset, MPI_Count length);
+int dt_for_each_block(const struct dt_type *type, MPI_Count count, dt_block_fn *fn, void *ctx);
 
 /* Basic elements (MPI_Get_elements) in `bytes` of packed data of type: *elements is
  * MPI_UNDEFINED when the bytes end inside a basic element. A pair type (MPI_DOUBLE_INT...)

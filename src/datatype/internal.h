@@ -122,17 +122,6 @@ static inline const struct dt_layout *dt_layout_of(const struct dt_type *type)
     return &dt_derived_of(type)->layout;
 }
 
-/* The compiled block list lives in one allocation: nblocks blocks, then nblocks + 1 packed-
- * stream positions (position[i] = bytes of data before block i; position[nblocks] = size). */
-static inline const MPI_Count *dt_block_positions(const struct dt_type *type)
-{
-    return (const MPI_Count *)(type->blocks + type->nblocks);
-}
-
-/* Wrap a type built internally (subarray, darray) so the user's type reports its own combiner;
- * takes over the reference to built. */
-int dt_wrap_built(struct dt_type *built, struct dt_type **out);
-
 static inline const struct dt_runs *dt_runs_of(const struct dt_type *type)
 {
     if (type->predefined)
@@ -145,17 +134,19 @@ static inline const MPI_Count *dt_run_positions(const struct dt_runs *runs)
     return (const MPI_Count *)(runs->run + runs->n);
 }
 
-/* Build the runs from the compiled block list (MPI_ERR_NO_MEM) / free them. */
+/* Runs of a predefined type from its blocks (MPI_ERR_NO_MEM) / free runs. */
 int dt_build_runs(const struct dt_type *type, struct dt_runs *runs);
 void dt_free_runs(struct dt_runs *runs);
 
-/* Compile the block list of type (and, first, of the types it is made of); MPI_SUCCESS or
- * MPI_ERR_NO_MEM. Idempotent. */
+/* Wrap a type built internally (subarray, darray) so the user's type reports its own combiner;
+ * takes over the reference to built. */
+int dt_wrap_built(struct dt_type *built, struct dt_type **out);
+
+/* Compile type (and, first, the types it is made of) into runs, plus the flat block list when
+ * it has at most 2^20 blocks; MPI_SUCCESS or MPI_ERR_NO_MEM. Idempotent. */
 int dt_compile(struct dt_type *type);
-void dt_free_blocks(struct dt_type *type);
-/* Allocate blocks + positions for n blocks (used by the predefined table too). */
 struct dt_block *dt_alloc_blocks(size_t n);
-void dt_set_positions(struct dt_type *type);
+void dt_free_blocks(struct dt_type *type);
 
 /* Visit the basic (predefined) types of one element of type in type-map order: fn gets the
  * basic type, the displacement of the first of `n` consecutive copies (stride: its extent).

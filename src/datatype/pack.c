@@ -102,9 +102,11 @@ static void copy_blocks(uintptr_t typed, MPI_Aint stride, size_t length, MPI_Cou
                         unsigned char *packed, int to_packed)
 {
     switch (length) {
+    case 2: copy_strided(typed, stride, 2, n, packed, to_packed); break;
     case 4: copy_strided(typed, stride, 4, n, packed, to_packed); break;
     case 8: copy_strided(typed, stride, 8, n, packed, to_packed); break;
     case 16: copy_strided(typed, stride, 16, n, packed, to_packed); break;
+    case 32: copy_strided(typed, stride, 32, n, packed, to_packed); break;
     default: copy_strided(typed, stride, length, n, packed, to_packed); break;
     }
 }
@@ -214,4 +216,21 @@ int dt_iovec_range(const struct dt_type *type, const void *buf, MPI_Count count,
         cursor_wrap(&c);
     }
     return n;
+}
+
+int dt_for_each_block(const struct dt_type *type, MPI_Count count, dt_block_fn *fn, void *ctx)
+{
+    const struct dt_runs *runs = dt_runs_of(type);
+    for (MPI_Count e = 0; e < count; e++) {
+        MPI_Aint base = (MPI_Aint)e * type->extent;
+        for (size_t i = 0; i < runs->n; i++) {
+            const struct dt_run *r = &runs->run[i];
+            for (MPI_Count k = 0; k < r->count; k++) {
+                int stop = fn(ctx, base + r->offset + (MPI_Aint)k * r->stride, r->length);
+                if (stop)
+                    return stop;
+            }
+        }
+    }
+    return 0;
 }

@@ -204,7 +204,6 @@ static int init_basic(const struct dt_basic_desc *d)
     t->blocks[0] = (struct dt_block){0, two ? first->size : size};
     if (two)
         t->blocks[1] = (struct dt_block){d->second_offset, second->size};
-    dt_set_positions(t);
 
     t->predefined = 1;
     t->committed = 1;

@@ -10,6 +10,7 @@
 #include "coll/op.h"
 #include "core/request.h"
 #include "mpi/api.h"
+#include "topo/topo.h"
 
 enum mode { BLOCKING, NONBLOCKING, PERSISTENT };
 
@@ -1117,3 +1118,349 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                             "MPI_Alltoallw_init");
 }
 #pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
+
+/* ------------------------------------------------------------------------------------------ */
+/* Neighborhood collectives                                                                     */
+
+/* In- and out-degree of a communicator with a topology; MPI_ERR_TOPOLOGY without one. */
+static int check_topology(struct coll_args *a, int *indegree, int *outdegree,
+                          const char *function)
+{
+    const int *sources, *destinations;
+    if (a->comm->is_inter ||
+        topo_neighbors(a->comm, indegree, &sources, outdegree, &destinations) != MPI_SUCCESS)
+        return core_error_raise(a->comm, MPI_ERR_TOPOLOGY, function,
+                                "communicator has no process topology");
+    return MPI_SUCCESS;
+}
+
+static int do_neighbor_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+                                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                 const struct vec *v, MPI_Datatype recvtype, MPI_Comm comm,
+                                 enum mode mode, MPI_Request *request, const char *function)
+{
+    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
+                          .recvbuf = recvbuf, .recvcount = recvcount};
+    int rc, in, out;
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = check_topology(&a, &in, &out, function)))
+        return rc;
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+        return in_place_error(&a, sendbuf == MPI_IN_PLACE ? "sendbuf" : "recvbuf", function);
+    if ((rc = check_data(&a, sendbuf, sendcount, sendtype, &a.sendtype, function)))
+        return rc;
+    if (v) {
+        a.recvcounts = v->counts;
+        a.rdispls = v->displs;
+        if ((rc = check_counts(&a, v->counts, in, "recvcounts", function)) ||
+            (rc = check_displs(&a, v->displs, in, "displs", function)) ||
+            (rc = check_type_only(&a, recvtype, &a.recvtype, function)))
+            return rc;
+    } else if ((rc = mpi_check_count(a.comm, recvcount, function)) ||
+               (rc = check_data(&a, recvbuf, recvcount * in, recvtype, &a.recvtype, function))) {
+        return rc;
+    }
+    return run(&a, mode, request, function);
+}
+
+static int neighbor_indegree(MPI_Comm handle)
+{
+    struct core_comm *comm = core_comm_from_handle(handle);
+    int in = 0, out = 0;
+    const int *s, *d;
+    if (comm && !comm->is_inter)
+        topo_neighbors(comm, &in, &s, &out, &d);
+    return in;
+}
+
+static int neighbor_outdegree(MPI_Comm handle)
+{
+    struct core_comm *comm = core_comm_from_handle(handle);
+    int in = 0, out = 0;
+    const int *s, *d;
+    if (comm && !comm->is_inter)
+        topo_neighbors(comm, &in, &s, &out, &d);
+    return out;
+}
+
+static int do_neighbor_allgatherv_int(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void *recvbuf, const int recvcounts[], const int displs[],
+                                      MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
+                                      MPI_Request *request, const char *function)
+{
+    struct vec v;
+    void *heap;
+    if (widen(recvcounts, displs, neighbor_indegree(comm), &v, &heap) != MPI_SUCCESS)
+        return core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
+                                "out of memory");
+    int rc = do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype,
+                                   recvbuf, 0, &v, recvtype, comm, mode, request, function);
+    free(heap);
+    return rc;
+}
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, NULL, recvtype, comm, BLOCKING, NULL,
+                                 "MPI_Neighbor_allgather");
+}
+#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, NULL, recvtype, comm, NONBLOCKING, request,
+                                 "MPI_Ineighbor_allgather");
+}
+#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                                 recvcount, NULL, recvtype, comm, PERSISTENT, request,
+                                 "MPI_Neighbor_allgather_init");
+}
+#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return do_neighbor_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm, BLOCKING, NULL, "MPI_Neighbor_allgatherv");
+}
+#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return do_neighbor_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm, NONBLOCKING, request,
+                                      "MPI_Ineighbor_allgatherv");
+}
+#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    (void)info;
+    return do_neighbor_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm, PERSISTENT, request,
+                                      "MPI_Neighbor_allgatherv_init");
+}
+#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
+
+/* Neighbor_alltoall / v / w. For w, sdispls/rdispls are MPI_Aint byte offsets already. */
+static int do_neighbor_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+                                const struct vec *sv, const MPI_Datatype *sendtypes,
+                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                                const struct vec *rv, const MPI_Datatype *recvtypes,
+                                MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
+                                MPI_Request *request, const char *function)
+{
+    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
+                          .recvbuf = recvbuf, .recvcount = recvcount};
+    int rc, in, out;
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = check_topology(&a, &in, &out, function)))
+        return rc;
+    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
+        return in_place_error(&a, sendbuf == MPI_IN_PLACE ? "sendbuf" : "recvbuf", function);
+    if (kind == COLL_NEIGHBOR_ALLTOALL) {
+        if ((rc = mpi_check_count(a.comm, sendcount, function)) ||
+            (rc = check_data(&a, sendbuf, sendcount * out, sendtype, &a.sendtype, function)) ||
+            (rc = mpi_check_count(a.comm, recvcount, function)) ||
+            (rc = check_data(&a, recvbuf, recvcount * in, recvtype, &a.recvtype, function)))
+            return rc;
+        return run(&a, mode, request, function);
+    }
+    a.sendcounts = sv->counts;
+    a.sdispls = sv->displs;
+    a.recvcounts = rv->counts;
+    a.rdispls = rv->displs;
+    if ((rc = check_counts(&a, sv->counts, out, "sendcounts", function)) ||
+        (rc = check_displs(&a, sv->displs, out, "sdispls", function)) ||
+        (rc = check_counts(&a, rv->counts, in, "recvcounts", function)) ||
+        (rc = check_displs(&a, rv->displs, in, "rdispls", function)))
+        return rc;
+    if (kind == COLL_NEIGHBOR_ALLTOALLV) {
+        if ((rc = check_type_only(&a, sendtype, &a.sendtype, function)) ||
+            (rc = check_type_only(&a, recvtype, &a.recvtype, function)))
+            return rc;
+        return run(&a, mode, request, function);
+    }
+    if ((out > 0 && !sendtypes) || (in > 0 && !recvtypes))
+        return core_error_raise(a.comm, MPI_ERR_ARG, function, "%s is NULL",
+                                !sendtypes ? "sendtypes" : "recvtypes");
+    struct dt_type **types = calloc((size_t)(in + out + 1), sizeof(*types));
+    if (!types)
+        return core_error_raise(a.comm, MPI_ERR_NO_MEM, function, "out of memory");
+    for (int i = 0; i < out && rc == MPI_SUCCESS; i++)
+        rc = check_data(&a, sendbuf, sv->counts[i], sendtypes[i], &types[i], function);
+    for (int i = 0; i < in && rc == MPI_SUCCESS; i++)
+        rc = check_data(&a, recvbuf, rv->counts[i], recvtypes[i], &types[out + i], function);
+    a.sendtypes = types;
+    a.recvtypes = types + out;
+    if (rc == MPI_SUCCESS)
+        rc = run(&a, mode, request, function);
+    free(types);
+    return rc;
+}
+
+static int do_neighbor_alltoallv_int(const void *sendbuf, const int sendcounts[],
+                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                     const int recvcounts[], const int rdispls[],
+                                     MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
+                                     MPI_Request *request, const char *function)
+{
+    struct vec sv, rv;
+    void *sheap = NULL, *rheap = NULL;
+    int rc;
+    if (widen(sendcounts, sdispls, neighbor_outdegree(comm), &sv, &sheap) != MPI_SUCCESS ||
+        widen(recvcounts, rdispls, neighbor_indegree(comm), &rv, &rheap) != MPI_SUCCESS)
+        rc = core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
+                              "out of memory");
+    else
+        rc = do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALLV, sendbuf, 0, &sv, NULL, sendtype,
+                                  recvbuf, 0, &rv, NULL, recvtype, comm, mode, request, function);
+    free(sheap);
+    free(rheap);
+    return rc;
+}
+
+/* w: counts are int, displacements already MPI_Aint */
+static int do_neighbor_alltoallw_int(const void *sendbuf, const int sendcounts[],
+                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                     void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                     MPI_Comm comm, enum mode mode, MPI_Request *request,
+                                     const char *function)
+{
+    struct vec sv, rv;
+    void *sheap = NULL, *rheap = NULL;
+    int rc;
+    if (widen(sendcounts, NULL, neighbor_outdegree(comm), &sv, &sheap) != MPI_SUCCESS ||
+        widen(recvcounts, NULL, neighbor_indegree(comm), &rv, &rheap) != MPI_SUCCESS) {
+        rc = core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
+                              "out of memory");
+    } else {
+        sv.displs = sdispls;
+        rv.displs = rdispls;
+        rc = do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALLW, sendbuf, 0, &sv, sendtypes,
+                                  MPI_DATATYPE_NULL, recvbuf, 0, &rv, recvtypes,
+                                  MPI_DATATYPE_NULL, comm, mode, request, function);
+    }
+    free(sheap);
+    free(rheap);
+    return rc;
+}
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
+                                recvbuf, recvcount, NULL, NULL, recvtype, comm, BLOCKING, NULL,
+                                "MPI_Neighbor_alltoall");
+}
+#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
+                                recvbuf, recvcount, NULL, NULL, recvtype, comm, NONBLOCKING,
+                                request, "MPI_Ineighbor_alltoall");
+}
+#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
+                                recvbuf, recvcount, NULL, NULL, recvtype, comm, PERSISTENT,
+                                request, "MPI_Neighbor_alltoall_init");
+}
+#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return do_neighbor_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                     recvcounts, rdispls, recvtype, comm, BLOCKING, NULL,
+                                     "MPI_Neighbor_alltoallv");
+}
+#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return do_neighbor_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                     recvcounts, rdispls, recvtype, comm, NONBLOCKING, request,
+                                     "MPI_Ineighbor_alltoallv");
+}
+#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
+                                 const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    (void)info;
+    return do_neighbor_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                     recvcounts, rdispls, recvtype, comm, PERSISTENT, request,
+                                     "MPI_Neighbor_alltoallv_init");
+}
+#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return do_neighbor_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                     recvcounts, rdispls, recvtypes, comm, BLOCKING, NULL,
+                                     "MPI_Neighbor_alltoallw");
+}
+#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return do_neighbor_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                     recvcounts, rdispls, recvtypes, comm, NONBLOCKING, request,
+                                     "MPI_Ineighbor_alltoallw");
+}
+#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    (void)info;
+    return do_neighbor_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                     recvcounts, rdispls, recvtypes, comm, PERSISTENT, request,
+                                     "MPI_Neighbor_alltoallw_init");
+}
+#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init

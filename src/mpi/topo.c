@@ -23,9 +23,11 @@ static int begin_topo(MPI_Comm handle, int kind, struct core_comm **comm,
     *topo = (*comm)->topology;
     if (*topo && (*topo)->kind == kind)
         return MPI_SUCCESS;
-    return core_error_raise(*comm, MPI_ERR_TOPOLOGY, function, "communicator has no %s topology",
-                            kind == MPI_CART ? "Cartesian" : kind == MPI_GRAPH ? "graph"
-                                                                              : "distributed graph");
+    const char *name = kind == MPI_CART    ? "Cartesian"
+                       : kind == MPI_GRAPH ? "graph"
+                                           : "distributed graph";
+    return core_error_raise(*comm, MPI_ERR_TOPOLOGY, function,
+                            "communicator has no %s topology", name);
 }
 
 static int finish_topo_comm(struct core_comm *parent, int rc, struct core_comm *made,

@@ -23,7 +23,7 @@ size_t p2p_record_max_payload(const struct p2p_peer *peer)
 int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send)
 {
     if (!send->header_sent) {
-        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, 0);
+        struct shm_record *rec = p2p_reserve(peer, 0);
         if (!rec)
             return 0;
         rec->kind = P2P_RECORD_EAGER_LONG;
@@ -39,7 +39,7 @@ int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send)
         size_t len = send->total - send->offset;
         if (len > piece_max)
             len = piece_max;
-        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, len);
+        struct shm_record *rec = p2p_reserve(peer, len);
         if (!rec)
             return 0;
         rec->kind = P2P_RECORD_DATA;

@@ -13,6 +13,8 @@
 
 #include "core/request.h"
 #include "p2p/policy.h"
+#include "p2p/queue.h"
+#include "shm/inbox.h"
 #include "shm/ring.h"
 #include "shm/wake.h"
 
@@ -133,6 +135,17 @@ struct p2p_peer {
     double skew_since;           /* when unexpected_count last rose above the high mark */
     double calm_since;           /* when it last fell to the low mark while raised */
     int told_raise;              /* we asked this peer to raise its eager limit */
+    /* Queue design (queue.c). */
+    int channel;                 /* enum p2p_channel: how records to this peer travel */
+    uint32_t inbox_sent;         /* orq, hybrid: records sent through the peer's inbox */
+    uint32_t inbox_received;     /* orq, hybrid: records from the peer taken from my inbox */
+    int ring_in_order;           /* hybrid: the peer's inbox records sent before it opened its
+                                  * ring are all in, so its ring may be drained */
+    struct shm_inbox to_inbox;   /* orq, hybrid: producer view of the peer's inbox */
+    _Atomic uint64_t *doorbells; /* hybrid: the peer's doorbell words */
+    _Atomic uint64_t *opened;    /* hybrid: my entry in the peer's opened table */
+    int expected;                /* cor: posted receives from the peer + replies due from it */
+    int cor_slot;                /* cor: index in p2p.cor_active, -1 when not there */
 };
 
 struct p2p_state {
@@ -153,6 +166,19 @@ struct p2p_state {
     size_t queues_used;
     struct p2p_match_queues *last_queues;
     struct p2p_outgoing *free_outgoing;
+    /* Queue design (queue.c). */
+    int queue;                   /* enum p2p_queue_design */
+    struct shm_rank_block *my_block;
+    struct shm_inbox inbox;      /* orq, hybrid: consumer view of my inbox */
+    _Atomic uint64_t *doorbells; /* hybrid: my doorbell words */
+    _Atomic uint64_t *opened;    /* hybrid: my opened table, one entry per sender */
+    uint64_t *rings_pending;     /* hybrid: rings rung whose sender's inbox records lag */
+    int bitmap_words;
+    int *cor_active;             /* cor: the peers polled (expected > 0 or a message arriving) */
+    int cor_nactive;
+    int cor_any_source;          /* cor: posted MPI_ANY_SOURCE receives */
+    unsigned cor_idle_polls;     /* cor: consecutive polls that found nothing */
+    uint32_t cor_wake_seen;      /* cor: my wake word at the last full sweep */
 };
 
 extern struct p2p_state p2p;
@@ -210,11 +236,26 @@ void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected 
 void p2p_skew_check(int world_src);
 void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 
+/* A record with room for payload_bytes in the queue to peer, or NULL when it is full (the
+ * caller keeps the work in the peer's outgoing queue). Fill it, then p2p_publish it. */
+static inline struct shm_record *p2p_reserve(struct p2p_peer *peer, size_t payload_bytes)
+{
+    if (peer->channel != P2P_CHANNEL_INBOX)
+        return shm_ring_try_reserve(&peer->to_peer, payload_bytes);
+    return p2p_queue_reserve_slow(peer, payload_bytes);
+}
+
+/* Make the record visible to the peer, waking it if it may be asleep. The first branch is the
+ * pair design: one release store, plus a fence and a load when ranks may sleep. */
 static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
 {
-    shm_ring_publish(&peer->to_peer, rec);
-    if (p2p.wake_peers)
-        shm_wake_peer(peer->block);
+    if (peer->channel == P2P_CHANNEL_RING) {
+        shm_ring_publish(&peer->to_peer, rec);
+        if (p2p.wake_peers)
+            shm_wake_peer(peer->block);
+        return;
+    }
+    p2p_queue_publish_slow(peer, rec);
 }
 
 #endif

@@ -110,6 +110,8 @@ void p2p_post(struct p2p_match_queues *q, struct core_request *request)
     else
         q->posted_head = request;
     q->posted_tail = request;
+    if (p2p.queue == P2P_QUEUE_COR) /* cor polls the sources of posted receives */
+        p2p_queue_note_posted(request, 1);
 }
 
 /* Remove a posted receive; 0 if it was not in the queue (already matched). */
@@ -127,6 +129,8 @@ int p2p_unpost(struct p2p_match_queues *q, struct core_request *request)
     else
         q->posted_tail = request->p2p.prev;
     request->p2p.next = request->p2p.prev = NULL;
+    if (p2p.queue == P2P_QUEUE_COR)
+        p2p_queue_note_posted(request, -1);
     return 1;
 }
 

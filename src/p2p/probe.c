@@ -25,7 +25,6 @@ static void fill_status(MPI_Status *status, const struct p2p_unexpected *u)
 int p2p_iprobe(struct core_comm *comm, uint32_t context, int source, int tag, int *flag,
                MPI_Status *status, void **message)
 {
-    (void)comm;
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         if (status) {
@@ -36,6 +35,7 @@ int p2p_iprobe(struct core_comm *comm, uint32_t context, int source, int tag, in
             *message = NULL;
         return MPI_SUCCESS;
     }
+    p2p_queue_note_probe(comm, source); /* cor: look where the message may be */
     core_progress();
     struct p2p_match_queues *q = p2p_queues(context);
     struct p2p_unexpected *u = p2p_match_unexpected(q, source, tag);

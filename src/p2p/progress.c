@@ -1,6 +1,6 @@
-/* progress.c - p2p setup/teardown and one progress round: drain every incoming ring (each
- * record handled in arrival order, which is what keeps matching order = send order), then push
- * whatever waits in outgoing queues. */
+/* progress.c - p2p setup/teardown and one progress round: poll the incoming queues (queue.c:
+ * each record handled in arrival order per sender, which is what keeps matching order = send
+ * order), then push whatever waits in outgoing queues. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,15 +39,9 @@ int p2p_init(void)
         p2p.peers[r].eager_limit = p2p.eager_limit;
         p2p.peers[r].cma_threshold = p2p.cma_threshold;
     }
-    if (nodempi.segment) {
-        for (int r = 0; r < p2p.nranks; r++) {
-            if (r == p2p.me)
-                continue;
-            shm_ring_view(&p2p.peers[r].to_peer, nodempi.segment, p2p.me, r);
-            shm_ring_view(&p2p.peers[r].from_peer, nodempi.segment, r, p2p.me);
-            p2p.peers[r].block = shm_rank_block(nodempi.segment, r);
-        }
-    }
+    int rc = p2p_queue_init(); /* rings, inboxes and channels of the NODEMPI_QUEUE design */
+    if (rc != MPI_SUCCESS)
+        return rc;
     nodempi.p2p = &p2p;
     return MPI_SUCCESS;
 }
@@ -61,27 +55,17 @@ void p2p_finalize(void)
         o = next;
     }
     p2p_free_queues();
+    p2p_queue_finalize();
     free(p2p.peers);
     memset(&p2p, 0, sizeof(p2p));
 }
 
-/* Handle everything one peer has sent; 1 if there was anything. */
-static int drain(int world_src)
+/* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */
+void p2p_after_drain(int world_src)
 {
     struct p2p_peer *peer = &p2p.peers[world_src];
-    struct shm_record *rec = shm_ring_peek(&peer->from_peer);
-    if (!rec)
-        return 0;
-    do {
-        p2p_handle_record(world_src, rec);
-        shm_ring_release(&peer->from_peer, rec);
-    } while ((rec = shm_ring_peek(&peer->from_peer)));
     if (peer->unexpected_count > 8 || peer->told_raise)
         p2p_skew_check(world_src);
-    /* The sender may be asleep waiting for the room we just freed. */
-    if (p2p.wake_peers)
-        shm_wake_peer(peer->block);
-    return 1;
 }
 
 void p2p_flush(void)
@@ -97,10 +81,7 @@ void p2p_flush(void)
 
 int p2p_progress(void)
 {
-    int did = 0;
-    for (int r = 0; r < p2p.nranks; r++)
-        if (r != p2p.me)
-            did |= drain(r);
+    int did = p2p_queue_poll();
     if (p2p.pending_peers)
         for (int r = 0; r < p2p.nranks && p2p.pending_peers; r++)
             if (p2p.peers[r].out_head)

@@ -117,14 +117,29 @@ int p2p_irecv(struct core_comm *comm, uint32_t context, int source, int tag, voi
     return p2p_recv_start(request);
 }
 
+/* A blocking receive keeps its request on the stack: no allocation, no reference counting (the
+ * caller holds comm and type for the whole call), and it completes in place. */
 int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
              MPI_Count count, struct dt_type *type, MPI_Status *status)
 {
-    struct core_request *request;
-    int rc = p2p_irecv(comm, context, source, tag, buf, count, type, &request);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return core_request_wait(request, status);
+    struct core_request request;
+    memset(&request, 0, sizeof(request));
+    request.kind = CORE_REQUEST_RECV;
+    request.buf = buf;
+    request.count = count;
+    request.type = type;
+    request.peer = source;
+    request.tag = tag;
+    request.context = context;
+    request.comm = comm;
+    p2p_recv_start(&request);
+    core_request_wait_complete(&request);
+    if (status) {
+        int keep_error = status->MPI_ERROR;
+        *status = request.status;
+        status->MPI_ERROR = keep_error;
+    }
+    return request.status.MPI_ERROR;
 }
 
 /* An EAGER or RTS record from the ring: match it or keep it as unexpected. */

@@ -45,7 +45,7 @@ static int build_iovecs(struct dt_type *type, void *buf, MPI_Count count, size_t
 
 int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
 {
-    struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(struct p2p_rts));
+    struct shm_record *rec = p2p_reserve(peer, sizeof(struct p2p_rts));
     if (!rec)
         return 0;
     size_t size = message_size(request);
@@ -172,7 +172,7 @@ int p2p_rndv_push_frags(struct p2p_peer *peer, struct core_request *request)
         size_t offset = request->p2p.offset;
         size_t len = size - offset < chunk ? size - offset : chunk;
         struct shm_record *rec =
-            shm_ring_try_reserve(&peer->to_peer, sizeof(struct p2p_frag) + len);
+            p2p_reserve(peer, sizeof(struct p2p_frag) + len);
         if (!rec)
             return 0;
         struct p2p_frag *frag = shm_record_payload(rec);

@@ -22,7 +22,7 @@ void p2p_send_complete(struct core_request *request)
 static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
                        struct dt_type *type, int src, int tag, uint32_t context, size_t size)
 {
-    struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, size);
+    struct shm_record *rec = p2p_reserve(peer, size);
     if (!rec)
         return 0;
     rec->kind = P2P_RECORD_EAGER;
@@ -83,7 +83,7 @@ void p2p_queue_control(int world_peer, int control_kind, const struct p2p_cookie
 {
     struct p2p_peer *peer = &p2p.peers[world_peer];
     if (!peer->out_head) {
-        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(*cookies));
+        struct shm_record *rec = p2p_reserve(peer, sizeof(*cookies));
         if (rec) {
             rec->kind = (uint8_t)control_kind;
             rec->size = 0;
@@ -115,7 +115,7 @@ static int push_one(struct p2p_peer *peer, struct p2p_outgoing *o)
     case P2P_OUT_EAGER_LONG:
         return p2p_eager_long_push(peer, &o->long_send);
     case P2P_OUT_CONTROL: {
-        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, sizeof(o->cookies));
+        struct shm_record *rec = p2p_reserve(peer, sizeof(o->cookies));
         if (!rec)
             return 0;
         rec->kind = (uint8_t)o->control_kind;

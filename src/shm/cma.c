@@ -63,8 +63,8 @@ static void cursor_advance(struct iov_cursor *c, size_t bytes)
     }
 }
 
-int shm_cma_read(pid_t pid, const struct iovec *local, int nlocal, const struct iovec *remote,
-                 int nremote, size_t bytes)
+static int cma_copy(pid_t pid, const struct iovec *local, int nlocal, const struct iovec *remote,
+                    int nremote, size_t bytes, int write)
 {
     struct iov_cursor lc = {local, nlocal, 0, 0}, rc = {remote, nremote, 0, 0};
     struct iovec lv[64], rv[64];
@@ -77,7 +77,9 @@ int shm_cma_read(pid_t pid, const struct iovec *local, int nlocal, const struct 
         int rn = cursor_take(&rc, rv, 64, ltaken, &rtaken);
         if (rtaken < ltaken)
             ln = cursor_take(&lc, lv, 64, rtaken, &ltaken);
-        ssize_t n = process_vm_readv(pid, lv, (unsigned long)ln, rv, (unsigned long)rn, 0);
+        unsigned long nl = (unsigned long)ln, nr = (unsigned long)rn;
+        ssize_t n = write ? process_vm_writev(pid, lv, nl, rv, nr, 0)
+                          : process_vm_readv(pid, lv, nl, rv, nr, 0);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -90,4 +92,16 @@ int shm_cma_read(pid_t pid, const struct iovec *local, int nlocal, const struct 
         done += (size_t)n;
     }
     return 0;
+}
+
+int shm_cma_read(pid_t pid, const struct iovec *local, int nlocal, const struct iovec *remote,
+                 int nremote, size_t bytes)
+{
+    return cma_copy(pid, local, nlocal, remote, nremote, bytes, 0);
+}
+
+int shm_cma_write(pid_t pid, const struct iovec *local, int nlocal, const struct iovec *remote,
+                  int nremote, size_t bytes)
+{
+    return cma_copy(pid, local, nlocal, remote, nremote, bytes, 1);
 }

@@ -18,4 +18,9 @@ int shm_cma_probe(void);
 int shm_cma_read(pid_t pid, const struct iovec *local, int nlocal, const struct iovec *remote,
                  int nremote, size_t bytes);
 
+/* The other direction (process_vm_writev): copy the local stream into the remote one. Used by
+ * one-sided operations on windows in user memory (src/rma). Same return values. */
+int shm_cma_write(pid_t pid, const struct iovec *local, int nlocal, const struct iovec *remote,
+                  int nremote, size_t bytes);
+
 #endif

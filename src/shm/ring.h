@@ -24,7 +24,9 @@
 enum { SHM_RECORD_SKIP = 1 };
 
 struct shm_record {
-    _Atomic uint64_t stamp; /* 0: not yet published; else (position / 64) + 1 */
+    _Atomic uint64_t stamp; /* 0: not yet published; else (position / 64) + 1 in a pair ring,
+                             * SHM_INBOX_STAMP(sender, position) in an inbox (see inbox.h:
+                             * sender's world rank + 1 in bits 40-63, position / 64 below) */
     uint8_t kind;
     uint8_t flags;
     uint16_t lines;         /* whole record, header included, in cache lines */

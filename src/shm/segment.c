@@ -19,7 +19,39 @@
 enum { RING_BYTES_MAX = 64 * 1024, RING_BYTES_MIN = 8 * 1024 };
 static const size_t ring_budget_bytes = 512u << 20;
 
+/* An inbox receives from every other rank: 16 KiB per sender (four maximal eager records each),
+ * at least 128 KiB (never smaller than a pair ring, so a record that fits a ring fits an inbox)
+ * and at most 1 MiB (128 ranks: 128 MiB of inboxes, touched only by orq and hybrid jobs). */
+enum { INBOX_BYTES_PER_RANK = 16 * 1024, INBOX_BYTES_MIN = 128 * 1024,
+       INBOX_BYTES_MAX = 1024 * 1024 };
+
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+static size_t inbox_bytes_for(int nranks)
+{
+    size_t bytes = INBOX_BYTES_MIN;
+    while (bytes < INBOX_BYTES_MAX && bytes < (size_t)nranks * INBOX_BYTES_PER_RANK)
+        bytes *= 2;
+    return bytes;
+}
+
+void shm_area_layout(int nranks, size_t inbox_data_bytes, struct shm_area_layout *out)
+{
+    size_t bitmap = align_up(shm_bitmap_words(nranks) * 8, SHM_CACHE_LINE);
+    out->waiters = 2 * SHM_CACHE_LINE;
+    out->doorbells = out->waiters + bitmap;
+    out->opened = out->doorbells + bitmap;
+    out->inbox_data = align_up(out->opened + (size_t)nranks * 8, 4096);
+    out->stride = out->inbox_data + inbox_data_bytes;
+}
+
+static size_t areas_offset(int nranks, size_t ring)
+{
+    size_t bytes = align_up(sizeof(struct shm_header), SHM_CACHE_LINE);
+    bytes += (size_t)nranks * sizeof(struct shm_rank_block);
+    bytes += (size_t)nranks * (size_t)nranks * (shm_ring_control_bytes() + ring);
+    return align_up(bytes, 4096);
+}
 
 size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
 {
@@ -29,10 +61,9 @@ size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
         ring /= 2;
     if (ring_data_bytes)
         *ring_data_bytes = ring;
-    size_t bytes = align_up(sizeof(struct shm_header), SHM_CACHE_LINE);
-    bytes += (size_t)nranks * sizeof(struct shm_rank_block);
-    bytes += pairs * (shm_ring_control_bytes() + ring);
-    return align_up(bytes, 4096);
+    struct shm_area_layout area;
+    shm_area_layout(nranks, inbox_bytes_for(nranks), &area);
+    return areas_offset(nranks, ring) + (size_t)nranks * area.stride;
 }
 
 static void format_header(struct shm_header *seg, int nranks, size_t total, size_t ring)
@@ -44,6 +75,11 @@ static void format_header(struct shm_header *seg, int nranks, size_t total, size
     seg->rings_offset = seg->ranks_offset + (size_t)nranks * sizeof(struct shm_rank_block);
     seg->ring_stride = shm_ring_control_bytes() + ring;
     seg->ring_data_bytes = ring;
+    struct shm_area_layout area;
+    seg->inbox_data_bytes = inbox_bytes_for(nranks);
+    shm_area_layout(nranks, seg->inbox_data_bytes, &area);
+    seg->areas_offset = areas_offset(nranks, ring);
+    seg->area_stride = area.stride;
     for (int r = 0; r < nranks; r++) {
         struct shm_rank_block *blk = shm_rank_block(seg, r);
         atomic_store_explicit(&blk->state, SHM_RANK_STARTED, memory_order_relaxed);

@@ -1,7 +1,8 @@
 /* segment.h - the job's shared-memory segment: layout, creation (by mpiexec), attach (by ranks).
- * Owns the byte layout of /dev/shm/nodempi-<uid>-<jobid>: a header, one block per rank and one
- * ring per ordered pair, all at cache-line-aligned offsets (never pointers: every process maps
- * the segment at its own address). Must not know about messages, matching or MPI objects. */
+ * Owns the byte layout of /dev/shm/nodempi-<uid>-<jobid>: a header, one block per rank, one
+ * ring per ordered pair and one receiving area per rank (inbox, bitmaps: the orq and hybrid
+ * queue designs), all at cache-line-aligned offsets (never pointers: every process maps the
+ * segment at its own address). Must not know about messages, matching or MPI objects. */
 #ifndef NODEMPI_SHM_SEGMENT_H
 #define NODEMPI_SHM_SEGMENT_H
 
@@ -12,7 +13,7 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 1u
+#define SHM_SEGMENT_VERSION 2u /* 2: receiving areas (inbox, doorbells) */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -49,7 +50,34 @@ struct shm_header {
     _Atomic int32_t abort_code;
     _Atomic int32_t abort_rank;
     _Atomic uint32_t init_count; /* ranks that attached: the launcher's barrier for startup */
+    uint64_t areas_offset;       /* nranks x receiving area, see struct shm_area_layout */
+    uint64_t area_stride;
+    uint64_t inbox_data_bytes;   /* power of two */
 };
+
+/* Where the parts of one rank's receiving area lie, in bytes from the area's start. Only the
+ * orq and hybrid queue designs touch it (tmpfs allocates pages on first touch, so pair and cor
+ * jobs pay address space, not memory). Every part starts on its own cache line:
+ *   inbox control  2 lines: tail (producers' CAS word), head (the consumer's)
+ *   waiters        bitmap, one bit per rank: producers waiting for room in the inbox
+ *   doorbells      bitmap, one bit per rank: "my pair ring to you has records" (hybrid)
+ *   opened         one uint64 per sender: inbox records it sent before its pair ring (hybrid)
+ *   inbox data     inbox_data_bytes, page-aligned */
+struct shm_area_layout {
+    size_t waiters;
+    size_t doorbells;
+    size_t opened;
+    size_t inbox_data;
+    size_t stride;
+};
+void shm_area_layout(int nranks, size_t inbox_data_bytes, struct shm_area_layout *out);
+
+static inline size_t shm_bitmap_words(int nranks) { return ((size_t)nranks + 63) / 64; }
+
+static inline char *shm_area(struct shm_header *seg, int rank)
+{
+    return (char *)seg + seg->areas_offset + (size_t)rank * seg->area_stride;
+}
 
 /* Bytes a segment for nranks needs, and the ring data size it will use. */
 size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes);

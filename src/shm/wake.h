@@ -29,4 +29,14 @@ static inline void shm_wake_peer(struct shm_rank_block *peer)
     }
 }
 
+/* The same, for a waker that has just issued the seq_cst fence itself (a doorbell ring shares
+ * it: see doorbell.h). */
+static inline void shm_wake_peer_after_fence(struct shm_rank_block *peer)
+{
+    if (atomic_load_explicit(&peer->sleeping, memory_order_relaxed)) {
+        void shm_wake_peer_slow(struct shm_rank_block *peer);
+        shm_wake_peer_slow(peer);
+    }
+}
+
 #endif

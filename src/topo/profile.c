@@ -53,10 +53,10 @@ static size_t default_threshold(enum topo_distance d)
     if (topo_distance_example(d, &a, &b) == 0)
         shared = topo_shared_cache_bytes(a, b);
     switch (d) {
-    case TOPO_SAME_CORE:
-        if (shared == 0)
-            shared = topo_hw_cache_bytes(0, 2);
-        return shared && shared < DEFAULT_RING_BYTES ? shared : DEFAULT_RING_BYTES;
+    case TOPO_SAME_CORE: { /* the L2 of the core (its smallest shared cache is the L1) */
+        size_t l2 = topo_hw_cache_bytes(a >= 0 && topo_hw_cpu_present(a) ? a : 0, 2);
+        return l2 && l2 < DEFAULT_RING_BYTES ? l2 : DEFAULT_RING_BYTES;
+    }
     case TOPO_SHARED_L2:
     case TOPO_SHARED_L3:
         if (shared == 0) /* class absent here: the cache of its level on CPU 0, if any */

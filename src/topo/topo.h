@@ -31,7 +31,7 @@ struct topo {
  * MPI_CART / MPI_GRAPH / MPI_DIST_GRAPH, or MPI_UNDEFINED without a topology. */
 int topo_kind(const struct core_comm *comm);
 /* Neighbor lists (pointers into the topology: valid while comm lives). MPI_ERR_TOPOLOGY when
- * comm has no topology. Weights: NULL unless a weighted distributed graph. */
+ * comm has no topology. Weights, when wanted, are in struct topo (NULL unless weighted). */
 int topo_neighbors(const struct core_comm *comm, int *indegree, const int **sources,
                    int *outdegree, const int **destinations);
 int topo_dup(const struct topo *topo, struct topo **out);

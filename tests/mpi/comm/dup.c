@@ -36,8 +36,8 @@ static void check_attr(MPI_Comm comm, int keyval, int expect_flag, intptr_t expe
     MT_MPI(MPI_Comm_get_attr(comm, keyval, &value, &flag));
     MT_CHECK(flag == expect_flag, "%s: flag %d, expected %d", what, flag, expect_flag);
     if (flag && expect_flag)
-        MT_CHECK((intptr_t)value == expect, "%s: value %ld, expected %ld", what, (long)(intptr_t)value,
-                 (long)expect);
+        MT_CHECK((intptr_t)value == expect, "%s: value %ld, expected %ld", what,
+                 (long)(intptr_t)value, (long)expect);
 }
 
 static void test_attributes_on_dup(void)

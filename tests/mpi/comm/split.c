@@ -67,7 +67,8 @@ static void check_split(uint64_t round)
         MPI_Group g, world_group;
         MPI_Comm_group(comm, &g);
         MPI_Comm_group(MPI_COMM_WORLD, &world_group);
-        int *ranks = mt_malloc(sizeof(int) * (size_t)n), *world = mt_malloc(sizeof(int) * (size_t)n);
+        int *ranks = mt_malloc(sizeof(int) * (size_t)n);
+        int *world = mt_malloc(sizeof(int) * (size_t)n);
         for (int i = 0; i < n; i++)
             ranks[i] = i;
         MPI_Group_translate_ranks(g, n, ranks, world_group, world);
@@ -120,6 +121,32 @@ int main(int argc, char **argv)
     MPI_Comm none;
     MT_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, 0, MPI_INFO_NULL, &none));
     MT_CHECK(none == MPI_COMM_NULL, "split_type MPI_UNDEFINED gave a communicator");
+
+#if MPI_VERSION >= 4
+    /* hardware-guided splits: shared memory means everyone; a hwloc level may give a
+     * communicator or MPI_COMM_NULL, unguided may give MPI_COMM_NULL; none may fail */
+    MPI_Info hw;
+    MPI_Info_create(&hw);
+    MPI_Info_set(hw, "mpi_hw_resource_type", "mpi_shared_memory");
+    MPI_Comm guided;
+    MT_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hw, &guided));
+    MT_ASSERT(guided != MPI_COMM_NULL, "HW_GUIDED mpi_shared_memory gave MPI_COMM_NULL");
+    MPI_Comm_size(guided, &size);
+    MT_CHECK_INT(mt_size, size, "HW_GUIDED mpi_shared_memory size");
+    MPI_Comm_free(&guided);
+    MPI_Info_set(hw, "mpi_hw_resource_type", "Package");
+    MT_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, hw, &guided));
+    if (guided != MPI_COMM_NULL)
+        MPI_Comm_free(&guided);
+    MPI_Info_free(&hw);
+    MT_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, 0, MPI_INFO_NULL,
+                               &guided));
+    if (guided != MPI_COMM_NULL) {
+        MPI_Comm_size(guided, &size);
+        MT_CHECK(size < mt_size, "HW_UNGUIDED gave a communicator that is not a strict subset");
+        MPI_Comm_free(&guided);
+    }
+#endif
 
     /* split of a split, and a loop that would run out of context ids if free leaked them */
     for (int i = 0; i < 300; i++) {

@@ -56,7 +56,8 @@ static int random_subset(uint64_t seed, int *ranks)
 
 static void test_set_ops(void)
 {
-    int *ra = mt_malloc(sizeof(int) * (size_t)mt_size), *rb = mt_malloc(sizeof(int) * (size_t)mt_size);
+    int *ra = mt_malloc(sizeof(int) * (size_t)mt_size);
+    int *rb = mt_malloc(sizeof(int) * (size_t)mt_size);
     int *ref = mt_malloc(sizeof(int) * 2 * (size_t)mt_size);
     for (uint64_t seed = 1; seed < 40; seed++) {
         int na = random_subset(seed * 17, ra), nb = random_subset(seed * 31 + 5, rb), n;
@@ -106,7 +107,8 @@ static void test_set_ops(void)
         MPI_Group_free(&r);
 
         /* translate a -> b, including MPI_PROC_NULL */
-        int *from = mt_malloc(sizeof(int) * (size_t)(na + 1)), *to = mt_malloc(sizeof(int) * (size_t)(na + 1));
+        int *from = mt_malloc(sizeof(int) * (size_t)(na + 1));
+        int *to = mt_malloc(sizeof(int) * (size_t)(na + 1));
         for (int i = 0; i < na; i++)
             from[i] = i;
         from[na] = MPI_PROC_NULL;

@@ -6,7 +6,7 @@
 #include "../common/mpitest.h"
 
 #define NSEQ 40
-static const int pat1[] = {1 << 20, 8, 0, 65536, 3, (1 << 20) + 1, 16, 100000};
+static const int pat1[] = {1 << 18, 8, 0, 65536, 3, (1 << 20) + 1, 16, 100000};
 #define SIZE1(i) pat1[(i) % 8]
 #define MAX1 ((1 << 20) + 1)
 #define NMANY 30

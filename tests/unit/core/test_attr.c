@@ -158,6 +158,8 @@ static void test_copy_and_free(void)
           "failing delete not reported");
     core_attr_get(CORE_ATTR_COMM, src, k_stuck, &value, &flag);
     CHECK(flag && value == (void *)9, "attribute lost after failing delete");
+    core_attr_drop_all(&src);
+    CHECK(src == NULL, "drop_all left attributes");
     core_attr_finalize();
 }
 

@@ -551,14 +551,50 @@ static void check_external32(const struct node *n, MPI_Count count, unsigned cha
     free(copy);
 }
 
+struct visit {
+    const uintptr_t *addr;
+    size_t k, total;
+    int bad;
+};
+
+static int visit_block(void *ctx, MPI_Aint offset, MPI_Count length)
+{
+    struct visit *v = ctx;
+    for (MPI_Count b = 0; b < length; b++, v->k++)
+        v->bad |= v->k >= v->total || v->addr[v->k] != 0x100000 + (uintptr_t)(offset + b);
+    return 0;
+}
+
+/* dt_for_each_block over count elements visits exactly the reference bytes, in order. */
+static void check_for_each_block(const struct node *n, MPI_Count count)
+{
+    struct visit v = {0};
+    uintptr_t *addr = ref_addresses(n, 0x100000, count, &v.total);
+    v.addr = addr;
+    dt_for_each_block(n->type, count, visit_block, &v);
+    CHECK(!v.bad && v.k == v.total, "dt_for_each_block: %zu of %zu bytes, bad %d", v.k,
+          v.total, v.bad);
+    free(addr);
+}
+
 /* The compiled list has one block per run of consecutive addresses of one element. */
 static void check_blocks(const struct node *n)
 {
-    size_t total, runs = 0;
+    size_t total, runs = 0, mismatch = 0;
     uintptr_t *addr = ref_addresses(n, 0x100000, 1, &total);
-    for (size_t i = 0; i < total; i++)
-        runs += i == 0 || addr[i] != addr[i - 1] + 1;
+    for (size_t i = 0; i < total; i++) {
+        int start = i == 0 || addr[i] != addr[i - 1] + 1;
+        runs += start;
+        /* Block runs-1 must start here and cover this byte. */
+        if (n->type->blocks && runs <= n->type->nblocks) {
+            const struct dt_block *b = &n->type->blocks[runs - 1];
+            mismatch += start ? (uintptr_t)b->offset + 0x100000 != addr[i]
+                              : (uintptr_t)(b->offset + b->length) + 0x100000 <= addr[i];
+        }
+    }
     CHECK(n->type->nblocks == runs, "%zu blocks, expected %zu", n->type->nblocks, runs);
+    CHECK(n->type->blocks != NULL && mismatch == 0, "flat block list: %zu bytes misplaced",
+          mismatch);
     CHECK(n->type->contiguous == (total == 0 || (runs == 1 && n->type->extent ==
                                                                (MPI_Aint)total)),
           "contiguous flag %d", n->type->contiguous);
@@ -570,6 +606,7 @@ static void check_type(struct node *n)
     check_bounds(n);
     CHECK(dt_commit(n->type) == MPI_SUCCESS, "commit");
     check_blocks(n);
+    check_for_each_block(n, 3);
     MPI_Count count = rnd(3) == 0 ? 1 : rnd_range(0, 5);
     /* Memory the type map touches for count elements, plus margins. */
     MPI_Aint lo = 0, hi = 0;

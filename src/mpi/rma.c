@@ -1,0 +1,1223 @@
+/* rma.c - API: one-sided communication (MPI-4.1 chapter 12): window creation and free,
+ * attributes, names, info and error handlers of windows, the operations (put, get, the
+ * accumulate family, request-based variants, large-count _c variants) and the synchronization
+ * calls. Arguments are checked here in the standard's order and errors raised on the window's
+ * handler (the communicator's for creation); the work is src/rma's. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/op.h"
+#include "core/attr.h"
+#include "core/request.h"
+#include "mpi/comm_api.h"
+#include "rma/rma.h"
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static int win_error(struct rma_win *win, int code, const char *function, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int win_error(struct rma_win *win, int code, const char *function, const char *fmt, ...)
+{
+    char message[400], object[MPI_MAX_OBJECT_NAME + 16];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof(message), fmt, ap);
+    va_end(ap);
+    snprintf(object, sizeof(object), "window %s", win->name[0] ? win->name : "(unnamed)");
+    return core_error_raise_object(win->errhandler, (void *)rma_win_to_handle(win), object, code,
+                                   function, "%s", message);
+}
+
+static int begin_win(MPI_Win handle, struct rma_win **win, const char *function)
+{
+    int rc = mpi_check_initialized(function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *win = rma_win_from_handle(handle);
+    if (*win)
+        return MPI_SUCCESS;
+    return core_error_raise(NULL, MPI_ERR_WIN, function, "invalid window%s",
+                            handle == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
+}
+
+static int check_pointer(struct rma_win *win, const void *p, const char *name,
+                         const char *function)
+{
+    return p ? MPI_SUCCESS : win_error(win, MPI_ERR_ARG, function, "%s is NULL", name);
+}
+
+static int check_count(struct rma_win *win, MPI_Count count, const char *which,
+                       const char *function)
+{
+    if (count >= 0)
+        return MPI_SUCCESS;
+    return win_error(win, MPI_ERR_COUNT, function, "invalid %s count %lld", which,
+                     (long long)count);
+}
+
+static int check_type(struct rma_win *win, MPI_Datatype handle, struct dt_type **type,
+                      const char *which, const char *function)
+{
+    *type = dt_from_handle(handle);
+    if (!*type)
+        return win_error(win, MPI_ERR_TYPE, function, "invalid %s datatype%s", which,
+                         handle == MPI_DATATYPE_NULL ? " MPI_DATATYPE_NULL" : "");
+    if (!(*type)->committed)
+        return win_error(win, MPI_ERR_TYPE, function,
+                         "%s datatype is not committed (call MPI_Type_commit)", which);
+    return MPI_SUCCESS;
+}
+
+/* Target ranks: 0..size-1 of the window's group, or MPI_PROC_NULL. */
+static int check_rank(struct rma_win *win, int rank, const char *function)
+{
+    if ((rank >= 0 && rank < win->size) || rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return win_error(win, MPI_ERR_RANK, function, "invalid target rank %d (window group size %d)",
+                     rank, win->size);
+}
+
+static int check_assert(struct rma_win *win, int assert, int allowed, const char *function)
+{
+    if ((assert & ~allowed) == 0)
+        return MPI_SUCCESS;
+    return win_error(win, MPI_ERR_ASSERT, function, "invalid assert %d (allowed bits: 0x%x)",
+                     assert, (unsigned)allowed);
+}
+
+/* The epoch and the target range of an operation on a real target. */
+static int check_access(struct rma_win *win, int target, MPI_Aint disp, MPI_Count count,
+                        const struct dt_type *type, const char *function)
+{
+    if (rma_check_epoch(win, target) != MPI_SUCCESS)
+        return win_error(win, MPI_ERR_RMA_SYNC, function,
+                         "no access epoch to target rank %d is open (start one with "
+                         "MPI_Win_fence, MPI_Win_start, MPI_Win_lock or MPI_Win_lock_all)",
+                         target);
+    if (rma_check_range(win, target, disp, count, type) != MPI_SUCCESS) {
+        MPI_Aint size, unit;
+        rma_win_target_extent(win, target, &size, &unit);
+        if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+            return win_error(win, MPI_ERR_RMA_RANGE, function,
+                             "target address 0x%llx with %lld element(s) of %s is not in "
+                             "memory attached by rank %d",
+                             (unsigned long long)disp, (long long)count, type->name, target);
+        return win_error(win, MPI_ERR_RMA_RANGE, function,
+                         "target displacement %lld with %lld element(s) of %s is outside the "
+                         "window of rank %d (size %lld bytes, disp_unit %lld)",
+                         (long long)disp, (long long)count, type->name, target,
+                         (long long)size, (long long)unit);
+    }
+    return MPI_SUCCESS;
+}
+
+static int op_failed(struct rma_win *win, int rc, int target, const char *function)
+{
+    switch (rc) {
+    case MPI_ERR_TRUNCATE:
+        return win_error(win, rc, function,
+                         "the receiving side of the transfer (target for put/accumulate, "
+                         "origin or result for get) holds less data than is sent");
+    case MPI_ERR_UNSUPPORTED_OPERATION:
+        return win_error(win, rc, function,
+                         "cannot reach the memory of rank %d: single copy (CMA, "
+                         "process_vm_readv/writev) is not permitted here; use MPI_Win_allocate",
+                         target);
+    case MPI_ERR_RMA_RANGE:
+        return win_error(win, rc, function, "the memory of rank %d is not accessible there",
+                         target);
+    default:
+        return win_error(win, rc, function, "one-sided operation on rank %d failed: %s", target,
+                         core_error_string(rc));
+    }
+}
+
+static int passive_only(struct rma_win *win, int target, const char *function)
+{
+    if (target == MPI_PROC_NULL || rma_check_passive_epoch(win, target) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return win_error(win, MPI_ERR_RMA_SYNC, function,
+                     "request-based operations need a passive target epoch to rank %d "
+                     "(MPI_Win_lock or MPI_Win_lock_all)",
+                     target);
+}
+
+/* Request-based operations complete when issued: the request is born complete. */
+static int completed_request(struct rma_win *win, MPI_Request *request, const char *function)
+{
+    struct core_request *r = core_request_alloc(CORE_REQUEST_GENERIC);
+    if (!r)
+        return win_error(win, MPI_ERR_NO_MEM, function, "out of memory for the request");
+    core_status_set_empty(&r->status);
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->complete = 1;
+    *request = core_request_to_handle(r);
+    return MPI_SUCCESS;
+}
+
+/* ---- window creation ---------------------------------------------------------------------- */
+
+static int begin_create(MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                        const void *out, struct core_comm **c, struct core_info **i,
+                        const char *function)
+{
+    int rc = mpi_begin_comm(comm, c, function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_intracomm(*c, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0)
+        return core_error_raise(*c, MPI_ERR_SIZE, function, "invalid window size %lld",
+                                (long long)size);
+    if (disp_unit <= 0)
+        return core_error_raise(*c, MPI_ERR_DISP, function,
+                                "invalid disp_unit %lld (must be positive)",
+                                (long long)disp_unit);
+    if ((rc = mpi_get_optional_info(info, i, function)) != MPI_SUCCESS)
+        return rc;
+    return mpi_check_pointer(*c, out, "win", function);
+}
+
+static int created(struct core_comm *c, int rc, struct rma_win *w, MPI_Win *win,
+                   const char *function)
+{
+    if (rc != MPI_SUCCESS)
+        return core_error_raise(c, rc, function, "cannot create the window: %s",
+                                core_error_string(rc));
+    *win = rma_win_to_handle(w);
+    return MPI_SUCCESS;
+}
+
+static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                      MPI_Comm comm, MPI_Win *win, const char *function)
+{
+    struct core_comm *c;
+    struct core_info *i;
+    int rc = begin_create(comm, size, disp_unit, info, win, &c, &i, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!base && size > 0)
+        return core_error_raise(c, MPI_ERR_BASE, function, "NULL base with size %lld",
+                                (long long)size);
+    struct rma_win *w = NULL;
+    rc = rma_win_create(base, size, disp_unit, i, c, &w);
+    return created(c, rc, w, win, function);
+}
+
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                    MPI_Win *win)
+{
+    return win_create(base, size, disp_unit, info, comm, win, "MPI_Win_create");
+}
+#pragma weak MPI_Win_create = PMPI_Win_create
+
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                      MPI_Comm comm, MPI_Win *win)
+{
+    return win_create(base, size, disp_unit, info, comm, win, "MPI_Win_create_c");
+}
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+
+static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win, int shared, const char *function)
+{
+    struct core_comm *c;
+    struct core_info *i;
+    int rc = begin_create(comm, size, disp_unit, info, win, &c, &i, function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, baseptr, "baseptr", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct rma_win *w = NULL;
+    void *base = NULL;
+    rc = rma_win_allocate(size, disp_unit, i, c, shared, &base, &w);
+    if (rc == MPI_SUCCESS)
+        *(void **)baseptr = base;
+    return created(c, rc, w, win, function);
+}
+
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                      MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win, 0, "MPI_Win_allocate");
+}
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                        void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win, 0, "MPI_Win_allocate_c");
+}
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                             void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win, 1,
+                        "MPI_Win_allocate_shared");
+}
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                               void *baseptr, MPI_Win *win)
+{
+    return win_allocate(size, disp_unit, info, comm, baseptr, win, 1,
+                        "MPI_Win_allocate_shared_c");
+}
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    const char *function = "MPI_Win_create_dynamic";
+    struct core_comm *c;
+    struct core_info *i;
+    int rc = begin_create(comm, 0, 1, info, win, &c, &i, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct rma_win *w = NULL;
+    rc = rma_win_create_dynamic(i, c, &w);
+    return created(c, rc, w, win, function);
+}
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    const char *function = "MPI_Win_attach";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (size < 0)
+        return win_error(w, MPI_ERR_SIZE, function, "invalid size %lld", (long long)size);
+    if (!base && size > 0)
+        return win_error(w, MPI_ERR_BASE, function, "NULL base with size %lld",
+                         (long long)size);
+    rc = rma_win_attach(w, base, size);
+    if (rc == MPI_ERR_RMA_FLAVOR)
+        return win_error(w, rc, function, "only windows from MPI_Win_create_dynamic attach");
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function,
+                         "cannot attach %lld bytes at %p: overlaps an attached region or the "
+                         "table of attached regions is full",
+                         (long long)size, base);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    const char *function = "MPI_Win_detach";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = rma_win_detach(w, base);
+    if (rc == MPI_ERR_RMA_FLAVOR)
+        return win_error(w, rc, function, "only windows from MPI_Win_create_dynamic detach");
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function, "no region attached at %p", base);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+
+int PMPI_Win_free(MPI_Win *win)
+{
+    const char *function = "MPI_Win_free";
+    struct rma_win *w;
+    int rc = mpi_check_pointer(NULL, win, "win", function);
+    if (rc == MPI_SUCCESS)
+        rc = begin_win(*win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rma_win_free_ready(w) != MPI_SUCCESS)
+        return win_error(w, MPI_ERR_RMA_SYNC, function,
+                         "an epoch is still open (unlock, complete or wait first)");
+    rc = core_attr_delete_all(CORE_ATTR_WIN, &w->attributes, (void *)*win);
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function, "an attribute delete callback failed (code %d)", rc);
+    rc = rma_win_free(w);
+    *win = MPI_WIN_NULL;
+    if (rc != MPI_SUCCESS)
+        return core_error_raise(NULL, rc, function, "freeing the window failed: %s",
+                                core_error_string(rc));
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_free = PMPI_Win_free
+
+static int shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                        void *baseptr, const char *function)
+{
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_rank(w, rank, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, size, "size", function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, baseptr, "baseptr", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = rma_win_shared_query(w, rank, size, disp_unit, (void **)baseptr);
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function,
+                         "the window is not in shared memory (create it with "
+                         "MPI_Win_allocate_shared)");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    MPI_Aint unit = 0;
+    int rc = shared_query(win, rank, size, &unit, baseptr, "MPI_Win_shared_query");
+    if (rc == MPI_SUCCESS && disp_unit)
+        *disp_unit = (int)unit;
+    return rc;
+}
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+                            void *baseptr)
+{
+    MPI_Aint unit = 0;
+    int rc = shared_query(win, rank, size, &unit, baseptr, "MPI_Win_shared_query_c");
+    if (rc == MPI_SUCCESS && disp_unit)
+        *disp_unit = unit;
+    return rc;
+}
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
+
+/* ---- put and get -------------------------------------------------------------------------- */
+
+/* The arguments of put/get: counts, types, rank, then the epoch and range of a real target. */
+static int check_transfer(struct rma_win *w, MPI_Count origin_count, MPI_Datatype origin_dt,
+                          struct dt_type **ot, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_dt, struct dt_type **tt,
+                          const char *function)
+{
+    int rc;
+    if ((rc = check_count(w, origin_count, "origin", function)) ||
+        (rc = check_type(w, origin_dt, ot, "origin", function)) ||
+        (rc = check_rank(w, target_rank, function)) ||
+        (rc = check_count(w, target_count, "target", function)) ||
+        (rc = check_type(w, target_dt, tt, "target", function)))
+        return rc;
+    if (target_rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return check_access(w, target_rank, target_disp, target_count, *tt, function);
+}
+
+static int put(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request,
+               const char *function)
+{
+    struct rma_win *w;
+    struct dt_type *ot, *tt;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && request)
+        rc = check_pointer(w, request, "request", function);
+    if (rc == MPI_SUCCESS && request)
+        rc = passive_only(w, target_rank, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_transfer(w, origin_count, origin_datatype, &ot, target_rank, target_disp,
+                            target_count, target_datatype, &tt, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (target_rank != MPI_PROC_NULL) {
+        rc = rma_put(w, origin_addr, origin_count, ot, target_rank, target_disp, target_count,
+                     tt);
+        if (rc != MPI_SUCCESS)
+            return op_failed(w, rc, target_rank, function);
+    }
+    return request ? completed_request(w, request, function) : MPI_SUCCESS;
+}
+
+static int get(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request,
+               const char *function)
+{
+    struct rma_win *w;
+    struct dt_type *ot, *tt;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && request)
+        rc = check_pointer(w, request, "request", function);
+    if (rc == MPI_SUCCESS && request)
+        rc = passive_only(w, target_rank, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_transfer(w, origin_count, origin_datatype, &ot, target_rank, target_disp,
+                            target_count, target_datatype, &tt, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (target_rank != MPI_PROC_NULL) {
+        rc = rma_get(w, origin_addr, origin_count, ot, target_rank, target_disp, target_count,
+                     tt);
+        if (rc != MPI_SUCCESS)
+            return op_failed(w, rc, target_rank, function);
+    }
+    return request ? completed_request(w, request, function) : MPI_SUCCESS;
+}
+
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count,
+             MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, NULL, "MPI_Put");
+}
+#pragma weak MPI_Put = PMPI_Put
+
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, NULL, "MPI_Put_c");
+}
+#pragma weak MPI_Put_c = PMPI_Put_c
+
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, request, "MPI_Rput");
+}
+#pragma weak MPI_Rput = PMPI_Rput
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, request, "MPI_Rput_c");
+}
+#pragma weak MPI_Rput_c = PMPI_Rput_c
+
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, NULL, "MPI_Get");
+}
+#pragma weak MPI_Get = PMPI_Get
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+               MPI_Datatype target_datatype, MPI_Win win)
+{
+    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, NULL, "MPI_Get_c");
+}
+#pragma weak MPI_Get_c = PMPI_Get_c
+
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count,
+              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, request, "MPI_Rget");
+}
+#pragma weak MPI_Rget = PMPI_Rget
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, request, "MPI_Rget_c");
+}
+#pragma weak MPI_Rget_c = PMPI_Rget_c
+
+/* ---- accumulate family -------------------------------------------------------------------- */
+
+/* Everything an accumulate-family call passes (result fields unused by Accumulate). */
+struct acc_call {
+    const void *origin;
+    MPI_Count origin_count;
+    MPI_Datatype origin_dt;
+    void *result;
+    MPI_Count result_count;
+    MPI_Datatype result_dt;
+    int target_rank;
+    MPI_Aint target_disp;
+    MPI_Count target_count;
+    MPI_Datatype target_dt;
+    MPI_Op op;
+    int fetch;            /* Get_accumulate / Fetch_and_op: result arguments are used */
+};
+
+static int check_acc_op(struct rma_win *w, MPI_Op handle, struct coll_op **op,
+                        const char *function)
+{
+    *op = coll_op_from_handle(handle);
+    if (*op)
+        return MPI_SUCCESS;
+    return win_error(w, MPI_ERR_OP, function, "invalid operation%s",
+                     handle == MPI_OP_NULL ? " MPI_OP_NULL" : "");
+}
+
+static int check_acc_types(struct rma_win *w, const struct dt_type *a, const struct dt_type *b,
+                           const char *which, const char *function)
+{
+    if (rma_check_accumulate_types(a, b) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return win_error(w, MPI_ERR_TYPE, function,
+                     "%s datatype %s and target datatype %s are not built from the same "
+                     "predefined type",
+                     which, a->name, b->name);
+}
+
+static int accumulate(const struct acc_call *a, MPI_Win win, MPI_Request *request,
+                      const char *function)
+{
+    struct rma_win *w;
+    struct dt_type *ot = NULL, *rt = NULL, *tt;
+    struct coll_op *op;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && request)
+        rc = check_pointer(w, request, "request", function);
+    if (rc == MPI_SUCCESS && request)
+        rc = passive_only(w, a->target_rank, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_acc_op(w, a->op, &op, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int no_op = op->kind == COLL_OP_NO_OP;
+    /* MPI_NO_OP ignores the origin buffer (Get_accumulate then is an atomic get) */
+    if (!no_op && ((rc = check_count(w, a->origin_count, "origin", function)) ||
+                   (rc = check_type(w, a->origin_dt, &ot, "origin", function))))
+        return rc;
+    if (a->fetch && ((rc = check_count(w, a->result_count, "result", function)) ||
+                     (rc = check_type(w, a->result_dt, &rt, "result", function))))
+        return rc;
+    if ((rc = check_rank(w, a->target_rank, function)) ||
+        (rc = check_count(w, a->target_count, "target", function)) ||
+        (rc = check_type(w, a->target_dt, &tt, "target", function)))
+        return rc;
+    if (rma_check_accumulate_op(op, tt) != MPI_SUCCESS)
+        return win_error(w, MPI_ERR_OP, function, "%s is not allowed in accumulates on %s",
+                         coll_op_name(op), tt->name);
+    if ((ot && (rc = check_acc_types(w, ot, tt, "origin", function))) ||
+        (rt && (rc = check_acc_types(w, rt, tt, "result", function))))
+        return rc;
+    if (a->target_rank != MPI_PROC_NULL) {
+        if ((rc = check_access(w, a->target_rank, a->target_disp, a->target_count, tt,
+                               function)))
+            return rc;
+        rc = rma_accumulate(w, a->origin, a->origin_count, ot, a->fetch ? a->result : NULL,
+                            a->result_count, rt, a->target_rank, a->target_disp,
+                            a->target_count, tt, op);
+        if (rc != MPI_SUCCESS)
+            return op_failed(w, rc, a->target_rank, function);
+    }
+    return request ? completed_request(w, request, function) : MPI_SUCCESS;
+}
+
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                         target_rank, target_disp, target_count, target_datatype, op, 0};
+    return accumulate(&a, win, NULL, "MPI_Accumulate");
+}
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                         target_rank, target_disp, target_count, target_datatype, op, 0};
+    return accumulate(&a, win, NULL, "MPI_Accumulate_c");
+}
+#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
+
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                     MPI_Request *request)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                         target_rank, target_disp, target_count, target_datatype, op, 0};
+    return accumulate(&a, win, request, "MPI_Raccumulate");
+}
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
+                       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                       MPI_Win win, MPI_Request *request)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                         target_rank, target_disp, target_count, target_datatype, op, 0};
+    return accumulate(&a, win, request, "MPI_Raccumulate_c");
+}
+#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
+
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                         result_datatype, target_rank, target_disp, target_count,
+                         target_datatype, op, 1};
+    return accumulate(&a, win, NULL, "MPI_Get_accumulate");
+}
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                          MPI_Datatype origin_datatype, void *result_addr,
+                          MPI_Count result_count, MPI_Datatype result_datatype,
+                          int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                         result_datatype, target_rank, target_disp, target_count,
+                         target_datatype, op, 1};
+    return accumulate(&a, win, NULL, "MPI_Get_accumulate_c");
+}
+#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
+
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
+                         MPI_Datatype origin_datatype, void *result_addr, int result_count,
+                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                         int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         MPI_Win win, MPI_Request *request)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                         result_datatype, target_rank, target_disp, target_count,
+                         target_datatype, op, 1};
+    return accumulate(&a, win, request, "MPI_Rget_accumulate");
+}
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
+                           MPI_Datatype origin_datatype, void *result_addr,
+                           MPI_Count result_count, MPI_Datatype result_datatype,
+                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                           MPI_Request *request)
+{
+    struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                         result_datatype, target_rank, target_disp, target_count,
+                         target_datatype, op, 1};
+    return accumulate(&a, win, request, "MPI_Rget_accumulate_c");
+}
+#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
+
+static int check_predefined(struct rma_win *w, MPI_Datatype handle, struct dt_type **type,
+                            const char *function)
+{
+    int rc = check_type(w, handle, type, "the", function);
+    if (rc == MPI_SUCCESS && !(*type)->predefined)
+        return win_error(w, MPI_ERR_TYPE, function, "datatype %s is not predefined",
+                         (*type)->name);
+    return rc;
+}
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    const char *function = "MPI_Fetch_and_op";
+    struct rma_win *w;
+    struct dt_type *t;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_predefined(w, datatype, &t, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct acc_call a = {origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
+                         target_disp, 1, datatype, op, 1};
+    return accumulate(&a, win, NULL, function);
+}
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win)
+{
+    const char *function = "MPI_Compare_and_swap";
+    struct rma_win *w;
+    struct dt_type *t;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_predefined(w, datatype, &t, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (rma_check_cas_type(t) != MPI_SUCCESS)
+        return win_error(w, MPI_ERR_TYPE, function,
+                         "%s is not an integer, logical or byte type", t->name);
+    if ((rc = check_rank(w, target_rank, function)) != MPI_SUCCESS)
+        return rc;
+    if (target_rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if ((rc = check_access(w, target_rank, target_disp, 1, t, function)) != MPI_SUCCESS)
+        return rc;
+    rc = rma_compare_and_swap(w, origin_addr, compare_addr, result_addr, t, target_rank,
+                              target_disp);
+    return rc == MPI_SUCCESS ? rc : op_failed(w, rc, target_rank, function);
+}
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
+
+/* ---- synchronization ---------------------------------------------------------------------- */
+
+int PMPI_Win_fence(int assert, MPI_Win win)
+{
+    const char *function = "MPI_Win_fence";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_assert(w, assert,
+                          MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |
+                              MPI_MODE_NOSUCCEED,
+                          function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = rma_fence(w, assert);
+    if (rc == MPI_ERR_RMA_SYNC)
+        return win_error(w, rc, function,
+                         "a lock, lock_all or post/start epoch is open on this window");
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function, "barrier failed: %s", core_error_string(rc));
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+
+static int begin_group_sync(MPI_Group group, int assert, int allowed, MPI_Win win,
+                            struct rma_win **w, struct core_group **g, const char *function)
+{
+    int rc = begin_win(win, w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *g = core_group_from_handle(group);
+    if (!*g)
+        return win_error(*w, MPI_ERR_GROUP, function, "invalid group%s",
+                         group == MPI_GROUP_NULL ? " MPI_GROUP_NULL" : "");
+    return check_assert(*w, assert, allowed, function);
+}
+
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    const char *function = "MPI_Win_post";
+    struct rma_win *w;
+    struct core_group *g;
+    int rc = begin_group_sync(group, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT,
+                              win, &w, &g, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = rma_post(w, g, assert);
+    if (rc == MPI_ERR_GROUP)
+        return win_error(w, rc, function, "the group has processes outside the window");
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function,
+                         "an exposure epoch is already open (missing MPI_Win_wait/test) or a "
+                         "fence epoch is active");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_post = PMPI_Win_post
+
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    const char *function = "MPI_Win_start";
+    struct rma_win *w;
+    struct core_group *g;
+    int rc = begin_group_sync(group, assert, MPI_MODE_NOCHECK, win, &w, &g, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = rma_start(w, g, assert);
+    if (rc == MPI_ERR_GROUP)
+        return win_error(w, rc, function, "the group has processes outside the window");
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function, "an access epoch is already open on this window");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_start = PMPI_Win_start
+
+int PMPI_Win_complete(MPI_Win win)
+{
+    const char *function = "MPI_Win_complete";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && (rc = rma_complete(w)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "no access epoch was started by MPI_Win_start");
+    return rc;
+}
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+
+int PMPI_Win_wait(MPI_Win win)
+{
+    const char *function = "MPI_Win_wait";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && (rc = rma_wait(w)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "no exposure epoch was started by MPI_Win_post");
+    return rc;
+}
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    const char *function = "MPI_Win_test";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, flag, "flag", function);
+    if (rc == MPI_SUCCESS && (rc = rma_test(w, flag)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "no exposure epoch was started by MPI_Win_post");
+    return rc;
+}
+#pragma weak MPI_Win_test = PMPI_Win_test
+
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    const char *function = "MPI_Win_lock";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
+        return win_error(w, MPI_ERR_LOCKTYPE, function,
+                         "invalid lock type %d (MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED)",
+                         lock_type);
+    if ((rc = check_rank(w, rank, function)) ||
+        (rc = check_assert(w, assert, MPI_MODE_NOCHECK, function)))
+        return rc;
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if ((rc = rma_lock(w, lock_type, rank, assert)) != MPI_SUCCESS)
+        return win_error(w, rc, function,
+                         "rank %d is already locked by this process, or a fence, post/start "
+                         "or lock_all epoch is open",
+                         rank);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    const char *function = "MPI_Win_unlock";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_rank(w, rank, function);
+    if (rc != MPI_SUCCESS || rank == MPI_PROC_NULL)
+        return rc;
+    if ((rc = rma_unlock(w, rank)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "rank %d is not locked by this process", rank);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+
+int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+    const char *function = "MPI_Win_lock_all";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_assert(w, assert, MPI_MODE_NOCHECK, function);
+    if (rc == MPI_SUCCESS && (rc = rma_lock_all(w, assert)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "another epoch is open on this window");
+    return rc;
+}
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+
+int PMPI_Win_unlock_all(MPI_Win win)
+{
+    const char *function = "MPI_Win_unlock_all";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && (rc = rma_unlock_all(w)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "no epoch was started by MPI_Win_lock_all");
+    return rc;
+}
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+
+static int flush(int rank, MPI_Win win, int all, const char *function)
+{
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS && !all)
+        rc = check_rank(w, rank, function);
+    if (rc != MPI_SUCCESS || (!all && rank == MPI_PROC_NULL))
+        return rc;
+    if ((rc = rma_flush(w, all ? -1 : rank)) != MPI_SUCCESS) {
+        if (all)
+            return win_error(w, rc, function, "no passive target epoch is open");
+        return win_error(w, rc, function, "no passive target epoch to rank %d is open", rank);
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    return flush(rank, win, 0, "MPI_Win_flush");
+}
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    return flush(rank, win, 0, "MPI_Win_flush_local");
+}
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    return flush(0, win, 1, "MPI_Win_flush_all");
+}
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    return flush(0, win, 1, "MPI_Win_flush_local_all");
+}
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+
+int PMPI_Win_sync(MPI_Win win)
+{
+    struct rma_win *w;
+    int rc = begin_win(win, &w, "MPI_Win_sync");
+    return rc == MPI_SUCCESS ? rma_sync(w) : rc;
+}
+#pragma weak MPI_Win_sync = PMPI_Win_sync
+
+/* ---- group, name, attributes -------------------------------------------------------------- */
+
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    const char *function = "MPI_Win_get_group";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, group, "group", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_group *g;
+    if ((rc = core_group_of_comm(w->comm, &g)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "out of memory");
+    *group = core_group_to_handle(g);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_group = PMPI_Win_get_group
+
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    struct rma_win *w;
+    int rc = begin_win(win, &w, "MPI_Win_set_name");
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, win_name, "win_name", "MPI_Win_set_name");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t len = strnlen(win_name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(w->name, win_name, len);
+    w->name[len] = '\0';
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    const char *function = "MPI_Win_get_name";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, win_name, "win_name", function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, resultlen, "resultlen", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t len = strnlen(w->name, MPI_MAX_OBJECT_NAME - 1);
+    memcpy(win_name, w->name, len);
+    win_name[len] = '\0';
+    *resultlen = (int)len;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+
+static int is_predefined_win_key(int keyval)
+{
+    return keyval == MPI_WIN_BASE || keyval == MPI_WIN_SIZE || keyval == MPI_WIN_DISP_UNIT ||
+           keyval == MPI_WIN_CREATE_FLAVOR || keyval == MPI_WIN_MODEL;
+}
+
+static int attr_error(struct rma_win *w, int rc, int keyval, const char *function)
+{
+    if (rc == MPI_ERR_KEYVAL)
+        return win_error(w, rc, function, "invalid window keyval %d%s", keyval,
+                         is_predefined_win_key(keyval) ? " (predefined: read-only)" : "");
+    return win_error(w, rc, function, "attribute callback failed (code %d)", rc);
+}
+
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    const char *function = "MPI_Win_set_attr";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (is_predefined_win_key(win_keyval))
+        return attr_error(w, MPI_ERR_KEYVAL, win_keyval, function);
+    rc = core_attr_set(CORE_ATTR_WIN, &w->attributes, (void *)win, win_keyval, attribute_val);
+    return rc == MPI_SUCCESS ? rc : attr_error(w, rc, win_keyval, function);
+}
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    const char *function = "MPI_Win_get_attr";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, attribute_val, "attribute_val", function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, flag, "flag", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *flag = 1;
+    switch (win_keyval) {
+    case MPI_WIN_BASE: /* the base itself, not a pointer to it (MPI-4.1 12.2.6) */
+        *(void **)attribute_val = w->attr_base;
+        return MPI_SUCCESS;
+    case MPI_WIN_SIZE:
+        *(MPI_Aint **)attribute_val = &w->attr_size;
+        return MPI_SUCCESS;
+    case MPI_WIN_DISP_UNIT:
+        *(int **)attribute_val = &w->attr_disp_unit;
+        return MPI_SUCCESS;
+    case MPI_WIN_CREATE_FLAVOR:
+        *(int **)attribute_val = &w->attr_flavor;
+        return MPI_SUCCESS;
+    case MPI_WIN_MODEL:
+        *(int **)attribute_val = &w->attr_model;
+        return MPI_SUCCESS;
+    default:
+        break;
+    }
+    rc = core_attr_get(CORE_ATTR_WIN, w->attributes, win_keyval, (void **)attribute_val, flag);
+    return rc == MPI_SUCCESS ? rc : attr_error(w, rc, win_keyval, function);
+}
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    const char *function = "MPI_Win_delete_attr";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (is_predefined_win_key(win_keyval))
+        return attr_error(w, MPI_ERR_KEYVAL, win_keyval, function);
+    rc = core_attr_delete(CORE_ATTR_WIN, &w->attributes, (void *)win, win_keyval);
+    return rc == MPI_SUCCESS ? rc : attr_error(w, rc, win_keyval, function);
+}
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
+
+/* ---- error handlers and info -------------------------------------------------------------- */
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+    const char *function = "MPI_Win_create_errhandler";
+    int rc = mpi_check_initialized(function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!win_errhandler_fn || !errhandler)
+        return core_error_raise(NULL, MPI_ERR_ARG, function, "NULL function or handle pointer");
+    struct core_errhandler *eh = calloc(1, sizeof(*eh));
+    if (!eh)
+        return core_error_raise(NULL, MPI_ERR_NO_MEM, function, "out of memory");
+    eh->kind = CORE_ERRHANDLER_USER_WIN;
+    eh->refcount = 1;
+    eh->win_fn = win_errhandler_fn;
+    *errhandler = core_errhandler_to_handle(eh);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    const char *function = "MPI_Win_set_errhandler";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_errhandler *eh = core_errhandler_from_handle(errhandler);
+    if (!eh)
+        return win_error(w, MPI_ERR_ARG, function, "invalid error handler");
+    if (!eh->predefined && eh->kind != CORE_ERRHANDLER_USER_WIN)
+        return win_error(w, MPI_ERR_ARG, function,
+                         "the error handler was not made by MPI_Win_create_errhandler");
+    core_errhandler_retain(eh);
+    core_errhandler_release(w->errhandler);
+    w->errhandler = eh;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    const char *function = "MPI_Win_get_errhandler";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, errhandler, "errhandler", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_errhandler_retain(w->errhandler); /* freed by the caller's MPI_Errhandler_free */
+    *errhandler = core_errhandler_to_handle(w->errhandler);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    const char *function = "MPI_Win_call_errhandler";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const char *text = core_error_string(errorcode);
+    win_error(w, errorcode, function, "%s", text ? text : "user error code");
+    return MPI_SUCCESS; /* the handler returned */
+}
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    const char *function = "MPI_Win_set_info";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_info *i = core_info_from_handle(info);
+    if (!i)
+        return win_error(w, MPI_ERR_INFO, function, "invalid info object%s",
+                         info == MPI_INFO_NULL ? " MPI_INFO_NULL" : "");
+    if ((rc = rma_win_set_info(w, i)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "out of memory");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    const char *function = "MPI_Win_get_info";
+    struct rma_win *w;
+    int rc = begin_win(win, &w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(w, info_used, "info_used", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_info *copy;
+    if ((rc = rma_win_get_info(w, &copy)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "out of memory");
+    *info_used = core_info_to_handle(copy);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info

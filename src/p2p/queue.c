@@ -1,0 +1,374 @@
+/* queue.c - the four queue designs of NODEMPI_QUEUE (see queue.h): per-peer channel setup,
+ * the send-side slow paths behind p2p_reserve / p2p_publish, and the receive poll of each design.
+ * Records are handled in arrival order per sender in every design, which keeps MPI's
+ * non-overtaking rule; hybrid, where one sender's records travel two queues, restores it by
+ * draining a sender's ring only after all its earlier inbox records are in (ring_ready).
+ * Must not interpret records beyond the kinds the cor expectations need. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/config.h"
+#include "core/state.h"
+#include "p2p/internal.h"
+#include "shm/doorbell.h"
+
+/* The default design, by rank count: the one place that decides it. Measured with the NAS-like
+ * patterns of seed 000 Table 6.1 (bench/nas_like, docs/queues.md). */
+static enum p2p_queue_design default_design(int nranks)
+{
+    (void)nranks;
+    return P2P_QUEUE_PAIR;
+}
+
+/* hybrid: a sender opens its pair ring to a receiver after this many records through the
+ * receiver's inbox, or at once for a record this big (fragment streams, long eager pieces). */
+enum { HYBRID_OPEN_AFTER_RECORDS = 8, HYBRID_OPEN_ABOVE_BYTES = 1024 };
+
+/* cor: a poll that has found nothing this many times in a row sweeps every ring, so messages
+ * nobody expects yet (and control records such as skew hints) still move. */
+enum { COR_SWEEP_EVERY = 16 };
+
+static const char *const design_names[] = {"pair", "orq", "cor", "hybrid"};
+
+const char *p2p_queue_name(int design)
+{
+    return design >= 0 && design < 4 ? design_names[design] : "?";
+}
+
+/* ---- setup -------------------------------------------------------------------------------- */
+
+static int initial_channel(void)
+{
+    switch (p2p.queue) {
+    case P2P_QUEUE_ORQ:
+    case P2P_QUEUE_HYBRID:
+        return P2P_CHANNEL_INBOX;
+    case P2P_QUEUE_COR:
+        return P2P_CHANNEL_RING_COR;
+    default:
+        return P2P_CHANNEL_RING;
+    }
+}
+
+int p2p_queue_init(void)
+{
+    struct shm_header *seg = nodempi.segment;
+    int design = core_config.queue == CORE_QUEUE_AUTO ? (int)default_design(p2p.nranks)
+                                                      : (int)core_config.queue - 1;
+    p2p.queue = seg ? design : P2P_QUEUE_PAIR;
+    if (getenv("QDEBUG")) fprintf(stderr, "queue %s\n", p2p_queue_name(p2p.queue));
+    if (!seg)
+        return MPI_SUCCESS;
+    p2p.my_block = shm_rank_block(seg, p2p.me);
+    p2p.bitmap_words = (int)shm_bitmap_words(p2p.nranks);
+    shm_inbox_view(&p2p.inbox, seg, p2p.me, p2p.me);
+    p2p.doorbells = shm_doorbells(seg, p2p.me);
+    p2p.opened = shm_opened_table(seg, p2p.me);
+    p2p.rings_pending = calloc((size_t)p2p.bitmap_words, sizeof(uint64_t));
+    p2p.cor_active = malloc(sizeof(int) * (size_t)p2p.nranks);
+    if (!p2p.rings_pending || !p2p.cor_active)
+        return MPI_ERR_NO_MEM;
+    for (int r = 0; r < p2p.nranks; r++) {
+        struct p2p_peer *peer = &p2p.peers[r];
+        peer->cor_slot = -1;
+        if (r == p2p.me)
+            continue;
+        shm_ring_view(&peer->to_peer, seg, p2p.me, r);
+        shm_ring_view(&peer->from_peer, seg, r, p2p.me);
+        peer->block = shm_rank_block(seg, r);
+        shm_inbox_view(&peer->to_inbox, seg, r, p2p.me);
+        peer->doorbells = shm_doorbells(seg, r);
+        peer->opened = shm_opened_table(seg, r) + p2p.me;
+        peer->channel = initial_channel();
+    }
+    return MPI_SUCCESS;
+}
+
+void p2p_queue_finalize(void)
+{
+    free(p2p.rings_pending);
+    free(p2p.cor_active);
+    p2p.rings_pending = NULL;
+    p2p.cor_active = NULL;
+}
+
+/* ---- cor: which peers to poll -------------------------------------------------------------- */
+
+/* A peer is polled while records are due from it: receives posted for it, replies to our RTS or
+ * CTS, or the rest of a long eager message it has begun. */
+static void cor_update(int r)
+{
+    struct p2p_peer *peer = &p2p.peers[r];
+    int wanted = peer->expected > 0 || peer->assembly.total != 0;
+    if (wanted && peer->cor_slot < 0) {
+        peer->cor_slot = p2p.cor_nactive;
+        p2p.cor_active[p2p.cor_nactive++] = r;
+    } else if (!wanted && peer->cor_slot >= 0) {
+        int last = p2p.cor_active[--p2p.cor_nactive];
+        p2p.cor_active[peer->cor_slot] = last;
+        p2p.peers[last].cor_slot = peer->cor_slot;
+        peer->cor_slot = -1;
+    }
+}
+
+static void cor_expect(int r, int delta)
+{
+    if (r == p2p.me)
+        return; /* sends to oneself never use a queue */
+    p2p.peers[r].expected += delta;
+    cor_update(r);
+}
+
+void p2p_queue_note_posted(const struct core_request *request, int delta)
+{
+    if (p2p.queue != P2P_QUEUE_COR)
+        return;
+    if (request->peer == MPI_ANY_SOURCE)
+        p2p.cor_any_source += delta;
+    else if (request->peer >= 0)
+        cor_expect(core_comm_peer_world_rank(request->comm, request->peer), delta);
+}
+
+/* Before handling a record from r: replies we were waiting for stop being due. */
+static void cor_note_arrival(int r, const struct shm_record *rec)
+{
+    switch (rec->kind) {
+    case P2P_RECORD_FIN:
+    case P2P_RECORD_CTS:
+        cor_expect(r, -1);
+        break;
+    case P2P_RECORD_FRAG: {
+        const struct p2p_frag *frag = shm_record_payload((struct shm_record *)rec);
+        const struct core_request *request =
+            (const struct core_request *)(uintptr_t)frag->receiver_cookie;
+        if (request->p2p.offset + rec->size >= request->p2p.total)
+            cor_expect(r, -1); /* the last fragment of a pipelined receive */
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* ---- send side ---------------------------------------------------------------------------- */
+
+/* hybrid: from now on records to this peer use our pair ring. The receiver learns how many
+ * records we sent through its inbox before, and drains the ring only after those. */
+static void hybrid_open_ring(struct p2p_peer *peer)
+{
+    /* relaxed: the ring's first record (release) publishes it, the receiver reads it after
+     * acquiring that record's stamp */
+    atomic_store_explicit(peer->opened, peer->inbox_sent, memory_order_relaxed);
+    peer->channel = P2P_CHANNEL_RING_DOORBELL;
+}
+
+struct shm_record *p2p_queue_reserve_slow(struct p2p_peer *peer, size_t payload_bytes)
+{
+    if (p2p.queue == P2P_QUEUE_HYBRID && (peer->inbox_sent >= HYBRID_OPEN_AFTER_RECORDS ||
+                                          payload_bytes >= HYBRID_OPEN_ABOVE_BYTES)) {
+        hybrid_open_ring(peer);
+        return shm_ring_try_reserve(&peer->to_peer, payload_bytes);
+    }
+    return shm_inbox_try_reserve(&peer->to_inbox, payload_bytes);
+}
+
+void p2p_queue_publish_slow(struct p2p_peer *peer, struct shm_record *rec)
+{
+    switch (peer->channel) {
+    case P2P_CHANNEL_INBOX:
+        shm_inbox_publish(&peer->to_inbox, rec);
+        peer->inbox_sent++;
+        if (p2p.wake_peers)
+            shm_wake_peer(peer->block);
+        return;
+    case P2P_CHANNEL_RING_DOORBELL:
+        shm_ring_publish(&peer->to_peer, rec);
+        atomic_thread_fence(memory_order_seq_cst); /* doorbell.h: no lost doorbell */
+        shm_doorbell_ring(peer->doorbells, p2p.me);
+        if (p2p.wake_peers)
+            shm_wake_peer_after_fence(peer->block);
+        return;
+    case P2P_CHANNEL_RING_COR:
+        if (rec->kind == P2P_RECORD_RTS || rec->kind == P2P_RECORD_CTS)
+            cor_expect((int)(peer - p2p.peers), 1); /* FIN/CTS, or fragments, will come */
+        /* fall through */
+    default:
+        shm_ring_publish(&peer->to_peer, rec);
+        if (p2p.wake_peers)
+            shm_wake_peer(peer->block);
+        return;
+    }
+}
+
+/* ---- receive side ------------------------------------------------------------------------- */
+
+/* Handle everything one peer has put in its ring to us; 1 if there was anything. */
+static int drain_ring(int src)
+{
+    struct p2p_peer *peer = &p2p.peers[src];
+    struct shm_record *rec = shm_ring_peek(&peer->from_peer);
+    if (!rec)
+        return 0;
+    do {
+        p2p_handle_record(src, rec);
+        shm_ring_release(&peer->from_peer, rec);
+    } while ((rec = shm_ring_peek(&peer->from_peer)));
+    p2p_after_drain(src);
+    /* The sender may be asleep waiting for the room we just freed. */
+    if (p2p.wake_peers)
+        shm_wake_peer(peer->block);
+    return 1;
+}
+
+static int poll_pair(void)
+{
+    int did = 0;
+    for (int r = 0; r < p2p.nranks; r++)
+        if (r != p2p.me)
+            did |= drain_ring(r);
+    return did;
+}
+
+/* cor's drain: the same, noting which expected replies arrived. */
+static int drain_ring_cor(int src)
+{
+    struct p2p_peer *peer = &p2p.peers[src];
+    struct shm_record *rec = shm_ring_peek(&peer->from_peer);
+    if (!rec)
+        return 0;
+    do {
+        cor_note_arrival(src, rec);
+        p2p_handle_record(src, rec);
+        shm_ring_release(&peer->from_peer, rec);
+    } while ((rec = shm_ring_peek(&peer->from_peer)));
+    cor_update(src); /* a long eager message may have begun or ended */
+    p2p_after_drain(src);
+    if (p2p.wake_peers)
+        shm_wake_peer(peer->block);
+    return 1;
+}
+
+/* Sweep everything when: an any-source receive is posted (seed 000 §6.1.2), we were woken
+ * (someone published to us, perhaps unexpectedly), or polls have come back empty for a while. */
+static int cor_sweep_due(void)
+{
+    if (p2p.cor_any_source > 0 || p2p.cor_idle_polls >= COR_SWEEP_EVERY)
+        return 1;
+    uint32_t wake = atomic_load_explicit(&p2p.my_block->wake_word, memory_order_relaxed);
+    if (wake == p2p.cor_wake_seen)
+        return 0;
+    p2p.cor_wake_seen = wake;
+    return 1;
+}
+
+static int poll_cor(void)
+{
+    int did = 0;
+    if (cor_sweep_due()) {
+        p2p.cor_idle_polls = 0;
+        for (int r = 0; r < p2p.nranks; r++)
+            if (r != p2p.me)
+                did |= drain_ring_cor(r);
+        return did;
+    }
+    /* Downwards: draining may drop the current peer from the list (its slot then holds an
+     * already visited one) or append peers (visited next poll). */
+    for (int i = p2p.cor_nactive - 1; i >= 0; i--)
+        if (i < p2p.cor_nactive)
+            did |= drain_ring_cor(p2p.cor_active[i]);
+    p2p.cor_idle_polls = did ? 0 : p2p.cor_idle_polls + 1;
+    return did;
+}
+
+void p2p_queue_note_probe(const struct core_comm *comm, int source)
+{
+    if (p2p.queue != P2P_QUEUE_COR || source == MPI_PROC_NULL)
+        return;
+    if (source == MPI_ANY_SOURCE) {
+        p2p.cor_idle_polls = COR_SWEEP_EVERY; /* the next poll sweeps */
+        return;
+    }
+    int r = core_comm_peer_world_rank(comm, source);
+    if (r != p2p.me)
+        drain_ring_cor(r);
+}
+
+/* Wake producers that found my inbox full (inbox.h: the waiters handshake). */
+static void wake_inbox_waiters(void)
+{
+    shm_inbox_fence_before_waiters();
+    for (int i = 0; i < p2p.bitmap_words; i++) {
+        uint64_t bits = shm_inbox_take_waiters(&p2p.inbox, i);
+        while (bits) {
+            int r = i * 64 + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            shm_wake_peer_after_fence(p2p.peers[r].block);
+        }
+    }
+}
+
+static int poll_inbox(void)
+{
+    struct shm_record *rec = shm_inbox_peek(&p2p.inbox);
+    if (!rec)
+        return 0;
+    do {
+        int src = shm_inbox_sender(rec);
+        p2p.peers[src].inbox_received++;
+        p2p_handle_record(src, rec);
+        shm_inbox_release(&p2p.inbox, rec);
+        p2p_after_drain(src);
+    } while ((rec = shm_inbox_peek(&p2p.inbox)));
+    if (p2p.wake_peers)
+        wake_inbox_waiters();
+    return 1;
+}
+
+/* hybrid: may src's ring be drained now? Only once every record src sent through the inbox
+ * before opening its ring has been taken from the inbox (the non-overtaking rule). */
+static int ring_ready(int src)
+{
+    struct p2p_peer *peer = &p2p.peers[src];
+    if (peer->ring_in_order)
+        return 1;
+    if (!shm_ring_peek(&peer->from_peer))
+        return 0; /* nothing yet; the acquire of the first record also publishes opened */
+    uint64_t before = atomic_load_explicit(&p2p.opened[src], memory_order_relaxed);
+    peer->ring_in_order = peer->inbox_received >= before;
+    return peer->ring_in_order;
+}
+
+static int poll_hybrid(void)
+{
+    int did = poll_inbox();
+    for (int i = 0; i < p2p.bitmap_words; i++) {
+        uint64_t bits = p2p.rings_pending[i] | shm_doorbell_take(p2p.doorbells, i);
+        p2p.rings_pending[i] = 0;
+        while (bits) {
+            int r = i * 64 + __builtin_ctzll(bits);
+            uint64_t bit = bits & -bits;
+            bits &= bits - 1;
+            if (ring_ready(r))
+                did |= drain_ring(r);
+            else if (!p2p.peers[r].ring_in_order && shm_ring_peek(&p2p.peers[r].from_peer))
+                p2p.rings_pending[i] |= bit; /* its inbox records lag: retry next poll */
+        }
+    }
+    return did;
+}
+
+int p2p_queue_poll(void)
+{
+    switch (p2p.queue) {
+    case P2P_QUEUE_ORQ:
+        return poll_inbox();
+    case P2P_QUEUE_COR:
+        return poll_cor();
+    case P2P_QUEUE_HYBRID:
+        return poll_hybrid();
+    default:
+        return poll_pair();
+    }
+}

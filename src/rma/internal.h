@@ -1,0 +1,90 @@
+/* internal.h - the window object and its shared control area, for the files of src/rma only
+ * (the API layer sees rma.h). One POSIX shm object per window holds the control area (lock
+ * words, PSCW counters, accumulate mutexes, dynamic-window region tables) and, for
+ * Win_allocate / Win_allocate_shared, the window memory itself; every process maps it at its
+ * own address, so the layout is offsets, never pointers. */
+#ifndef NODEMPI_RMA_INTERNAL_H
+#define NODEMPI_RMA_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <mpi.h>
+
+#include "rma/lock.h"
+#include "rma/rma.h"
+
+#define RMA_WIN_MAGIC 0x77696e21u   /* "win!" while the object is alive */
+#define RMA_CACHE_LINE 64
+#define RMA_MAX_REGIONS 128         /* attached regions per rank of a dynamic window */
+
+/* Window-wide words, first cache lines of the control area. */
+struct rma_shm_header {
+    _Atomic uint64_t lock_all;   /* lock.h: lock_all epochs | exclusive locks */
+    char pad0[RMA_CACHE_LINE - 8];
+    _Atomic uint32_t waiters;    /* processes in a wait loop on this window (wake-up hint) */
+    char pad1[RMA_CACHE_LINE - 4];
+};
+
+/* One per rank of the window, one cache line: the lock word apart from the mutex would cost a
+ * second line per target for little (both are touched by the same origins). */
+struct rma_target_ctrl {
+    _Atomic uint64_t lock;       /* lock.h ticket reader/writer lock */
+    struct rma_mutex mutex;      /* accumulates that are not single hardware atomics */
+    _Atomic uint32_t regions;    /* dynamic windows: entries used in this rank's region table */
+    char pad[RMA_CACHE_LINE - 20];
+};
+
+/* An attached region of a dynamic window, as the owner published it. */
+struct rma_region {
+    _Atomic uint64_t base;
+    _Atomic uint64_t size;
+};
+
+/* Where a window rank's memory is, seen from this process. */
+struct rma_peer {
+    char *local;          /* direct == 1: this process's address of the peer's window base */
+    uintptr_t remote;     /* the base in the peer's own address space (CMA addresses) */
+    MPI_Aint size;
+    MPI_Aint disp_unit;
+    pid_t pid;
+    int world_rank;
+    int direct;           /* load/store reaches it: shared mapping, or our own memory */
+};
+
+/* shmobj.c: the window's POSIX shm object, created by rank 0 of comm, mapped by all, unlinked
+ * once everyone has it mapped. Collective; *base is NULL on error. */
+int rma_shm_create(struct core_comm *comm, size_t bytes, void **base);
+
+/* sync.c: wait (progressing, then sleeping like every waiter) until ready(arg) holds, and wake
+ * waiters of this window after publishing something they may wait for. */
+void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg);
+void rma_wake_waiters(struct rma_win *win);
+void rma_wake_rank(struct rma_win *win, int rank);
+/* Per-target mutex around non-atomic accumulates. */
+void rma_mutex_lock(struct rma_win *win, int target);
+void rma_mutex_unlock(struct rma_win *win, int target);
+
+/* transfer.c: typed copies. Target memory is (base, count, type) either in this address space
+ * (direct) or in process pid (CMA); positions are bytes of the packed stream. */
+struct rma_target_mem {
+    int direct;
+    char *local;          /* direct: target address (displacement applied) */
+    uintptr_t remote;     /* CMA: target address in the target process */
+    pid_t pid;
+    MPI_Count count;
+    struct dt_type *type;
+};
+int rma_target_mem(struct rma_win *win, int target, MPI_Aint disp, MPI_Count count,
+                   struct dt_type *type, struct rma_target_mem *mem);
+/* Copy packed bytes [position, position + len) of the target to/from a contiguous buffer. */
+int rma_target_read(const struct rma_target_mem *mem, size_t position, void *dst, size_t len);
+int rma_target_write(const struct rma_target_mem *mem, size_t position, const void *src,
+                     size_t len);
+/* Copy `bytes` from one typed buffer to another in this address space. */
+void rma_copy_typed(void *dst, MPI_Count dcount, struct dt_type *dtype, const void *src,
+                    MPI_Count scount, struct dt_type *stype, size_t bytes);
+
+#endif

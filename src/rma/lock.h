@@ -1,0 +1,71 @@
+/* lock.h - the lock words of a window, as pure algorithms on atomics in shared memory (no
+ * waiting here: callers poll the *_ready functions from their own wait loop, so the same code
+ * runs under the progress engine and in the unit stress test).
+ *
+ * Per target, one 64-bit ticket reader/writer lock (fair, FIFO, and needs no target progress:
+ * seed 004 ch. 4 does exclusive locks with one remote compare-and-swap; a ticket lock gives
+ * shared mode the same one-sided property). Fields of the word:
+ *   bits  0-15  write  tickets allowed to write: +1 by every release (reader or writer)
+ *   bits 16-31  read   tickets allowed to read:  +1 by every admitted reader and writer release
+ *   bits 48-63  users  next ticket: fetch_add at the top of the word, so its carry falls off
+ * A writer with ticket t owns the lock when write == t (every earlier ticket released); a
+ * reader when read == t (every earlier writer released), and then lets the next reader in.
+ * read and write change by CAS so a wrap at 2^16 never carries into a neighbour; up to 65535
+ * lockers may wait on one target at once.
+ *
+ * Per window, one lock_all word: low 32 bits count lock_all epochs (shared on every target),
+ * high 32 bits count exclusive locks past their ticket. lock_all is one epoch, not p locks: a
+ * lock_all holder only conflicts with exclusive locks, so an exclusive locker, holding its
+ * target's ticket, announces itself here and waits for lock_all holders to leave, while
+ * lock_all arrivals back off as long as an exclusive lock is announced (no cycle: an
+ * announced exclusive locker waits only for lock_all holders, which wait for nothing).
+ *
+ * Memory ordering: arrivals are relaxed (they only reserve a place); the loads that see "my
+ * turn" are acquire and every release is a release RMW, so the critical sections of
+ * consecutive holders are ordered. Readers admitting the next reader use a relaxed RMW: all
+ * updates of the word are RMWs, so they continue the release sequence of the last writer's
+ * release and the next reader's acquire load still synchronizes with that writer. */
+#ifndef NODEMPI_RMA_LOCK_H
+#define NODEMPI_RMA_LOCK_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* ---- per-target reader/writer ticket lock ------------------------------------------------ */
+
+uint16_t rma_rwlock_arrive(_Atomic uint64_t *word);
+int rma_rwlock_writer_ready(_Atomic uint64_t *word, uint16_t ticket);
+/* A reader whose turn it is (returns 1) has been admitted and has let the next reader in. */
+int rma_rwlock_reader_try_enter(_Atomic uint64_t *word, uint16_t ticket);
+void rma_rwlock_reader_release(_Atomic uint64_t *word);
+void rma_rwlock_writer_release(_Atomic uint64_t *word);
+/* Nobody holds or waits for the lock (a test and debugging aid). */
+int rma_rwlock_idle(_Atomic uint64_t *word);
+
+/* ---- lock_all word ------------------------------------------------------------------------ */
+
+#define RMA_ALL_ONE 1ull           /* one lock_all epoch */
+#define RMA_EXCL_ONE (1ull << 32)  /* one exclusive lock past its ticket */
+
+/* lock_all: 1 when the epoch is open; 0 means an exclusive lock is announced, wait for
+ * rma_lockall_may_retry and try again. */
+int rma_lockall_try(_Atomic uint64_t *word);
+int rma_lockall_may_retry(_Atomic uint64_t *word);
+void rma_lockall_release(_Atomic uint64_t *word);
+/* Exclusive lockers, after their target's ticket: announce, wait until no lock_all, leave. */
+void rma_exclusive_announce(_Atomic uint64_t *word);
+int rma_exclusive_ready(_Atomic uint64_t *word);
+void rma_exclusive_leave(_Atomic uint64_t *word);
+
+/* ---- per-target mutex (accumulates that are not single hardware atomics) ---------------- */
+
+struct rma_mutex {
+    _Atomic uint32_t next;     /* ticket dispenser */
+    _Atomic uint32_t serving;  /* ticket that owns the mutex */
+};
+
+uint32_t rma_mutex_arrive(struct rma_mutex *mutex);
+int rma_mutex_ready(struct rma_mutex *mutex, uint32_t ticket);
+void rma_mutex_release(struct rma_mutex *mutex);
+
+#endif
