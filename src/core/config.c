@@ -188,6 +188,12 @@ static void print_value(FILE *out, const struct config_entry *e)
     }
 }
 
+int core_config_is_set(const char *name)
+{
+    const char *text = getenv(name);
+    return text && *text;
+}
+
 void core_config_print(FILE *out)
 {
     for (size_t i = 0; i < sizeof(config_table) / sizeof(config_table[0]); i++) {

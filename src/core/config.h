@@ -34,6 +34,9 @@ extern struct core_config core_config;
 /* Parse the environment into core_config; returns MPI_SUCCESS or MPI_ERR_ARG with a message
  * naming the variable printed to stderr. */
 int core_config_load(void);
+/* 1 when the variable is set in the environment (an explicit choice overrides measured
+ * per-pair values such as the topology-aware thresholds). */
+int core_config_is_set(const char *name);
 /* Print every tunable: name, current value, default, meaning. */
 void core_config_print(FILE *out);
 

@@ -128,7 +128,9 @@ struct p2p_peer {
     struct p2p_outgoing *out_head, *out_tail;
     /* Sender side: this pair's switch points (topology- and skew-aware). */
     size_t eager_limit;
-    size_t cma_threshold;
+    size_t cma_threshold;        /* from the pair's distance class (topo profile) */
+    size_t chunk;                /* pipelined fragment size, from the cache the pair shares */
+    int distance;                /* enum topo_distance of the two ranks' CPUs */
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_assembly assembly;
     int unexpected_count;        /* messages from this peer waiting in unexpected queues */

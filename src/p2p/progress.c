@@ -11,8 +11,36 @@
 #include "p2p/internal.h"
 #include "p2p/p2p.h"
 #include "shm/cma.h"
+#include "topo/hardware.h"
+#include "topo/profile.h"
 
 struct p2p_state p2p;
+
+/* Topology-aware switch points (seed 001 §4.1): each pair gets the single-copy threshold of its
+ * distance class (measured by nodempi-probe, or derived from the cache sizes) and a pipeline
+ * fragment that keeps the data in the cache the two CPUs share. Explicit NODEMPI_* settings
+ * override the per-class values for every pair. */
+static void set_pair_thresholds(int r)
+{
+    struct p2p_peer *peer = &p2p.peers[r];
+    int my_cpu = -1, peer_cpu = -1;
+    if (nodempi.segment) {
+        my_cpu = shm_rank_block(nodempi.segment, p2p.me)->core;
+        peer_cpu = shm_rank_block(nodempi.segment, r)->core;
+    }
+    enum topo_distance d = topo_distance_between_cpus(my_cpu, peer_cpu);
+    peer->distance = d;
+    peer->eager_limit = p2p.eager_limit;
+    peer->cma_threshold = core_config_is_set("NODEMPI_CMA_THRESHOLD")
+                              ? p2p.cma_threshold
+                              : topo_profile_cma_threshold(d);
+    peer->chunk = p2p.chunk;
+    size_t shared = topo_shared_cache_bytes(my_cpu, peer_cpu);
+    /* Eight fragments in flight must fit in a quarter of the shared cache, so the copy-in and
+     * copy-out of a fragment both hit it (seed 000 §5.2). */
+    if (!core_config_is_set("NODEMPI_PIPELINE_CHUNK") && shared && shared / 32 < peer->chunk)
+        peer->chunk = shared / 32 > 1024 ? shared / 32 : 1024;
+}
 
 int p2p_init(void)
 {
@@ -35,10 +63,9 @@ int p2p_init(void)
         return MPI_ERR_NO_MEM;
     p2p.skew_adapt = core_config.skew;
     p2p.skew_eager_limit = core_config.skew_eager_limit;
-    for (int r = 0; r < p2p.nranks; r++) {
-        p2p.peers[r].eager_limit = p2p.eager_limit;
-        p2p.peers[r].cma_threshold = p2p.cma_threshold;
-    }
+    topo_hw_init();
+    for (int r = 0; r < p2p.nranks; r++)
+        set_pair_thresholds(r);
     int rc = p2p_queue_init(); /* rings, inboxes and channels of the NODEMPI_QUEUE design */
     if (rc != MPI_SUCCESS)
         return rc;
@@ -56,6 +83,7 @@ void p2p_finalize(void)
     }
     p2p_free_queues();
     p2p_queue_finalize();
+    topo_hw_finalize();
     free(p2p.peers);
     memset(&p2p, 0, sizeof(p2p));
 }

@@ -17,6 +17,7 @@ struct layout {           /* the window: three counters and a scratch word */
     int pad;
     long long locked;
     long long max;
+    long long token;
 };
 
 static int cmp_ll(const void *a, const void *b)
@@ -43,6 +44,7 @@ static void run(int flavor)
     MPI_Win_lock(MPI_LOCK_EXCLUSIVE, mt_rank, 0, win);
     memset(base, 0, sizeof(*base));
     base->max = -1;
+    base->token = -1;
     MPI_Win_unlock(mt_rank, win);
     MPI_Barrier(MPI_COMM_WORLD);
 
@@ -111,9 +113,10 @@ static void run(int flavor)
     /* REPLACE through Fetch_and_op: a token passed around; each rank sees someone's value */
     MT_MPI(MPI_Win_fence(0, win));
     long long token = 1000 + mt_rank, previous = -5;
-    MT_MPI(MPI_Fetch_and_op(&token, &previous, MPI_LONG_LONG, 0, max_at, MPI_REPLACE, win));
+    MPI_Aint token_at = offsetof(struct layout, token);
+    MT_MPI(MPI_Fetch_and_op(&token, &previous, MPI_LONG_LONG, 0, token_at, MPI_REPLACE, win));
     MT_MPI(MPI_Win_fence(0, win));
-    /* rank 0's max slot still holds its initial -1: exactly one rank fetches it, the others
+    /* rank 0's token slot holds its initial -1: exactly one rank fetches it, the others
      * fetch tokens, and the slot ends with the token nobody fetched */
     MT_CHECK(previous == -1 || (previous >= 1000 && previous < 1000 + mt_size),
              "%s: REPLACE fetched %lld", fname, previous);
@@ -125,7 +128,7 @@ static void run(int flavor)
     if (mt_rank == 0) {
         long long all_tokens = 1000LL * mt_size + (long long)mt_size * (mt_size - 1) / 2;
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-        MT_CHECK_INT(all_tokens - fetched_sum, base->max, "token left by REPLACE");
+        MT_CHECK_INT(all_tokens - fetched_sum, base->token, "token left by REPLACE");
         MPI_Win_unlock(0, win);
     }
     MT_MPI(MPI_Win_free(&win));
