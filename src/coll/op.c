@@ -505,6 +505,29 @@ static int apply_pairs(const struct coll_op *op, const void *in, void *inout, MP
     return MPI_SUCCESS;
 }
 
+/* Walking a type map block by block: dt_for_each_block works whether or not the type keeps its
+ * flat block list (huge types keep only a compressed form). */
+struct block_walk {
+    const char *in;
+    char *inout;
+    op_kernel *kernel;
+    size_t element_size;
+};
+
+static int copy_block(void *ctx, MPI_Aint offset, MPI_Count length)
+{
+    struct block_walk *w = ctx;
+    memmove(w->inout + offset, w->in + offset, (size_t)length);
+    return 0;
+}
+
+static int reduce_block(void *ctx, MPI_Aint offset, MPI_Count length)
+{
+    struct block_walk *w = ctx;
+    w->kernel(w->in + offset, w->inout + offset, (size_t)length / w->element_size);
+    return 0;
+}
+
 static void copy_typed(const void *in, void *inout, MPI_Count count, struct dt_type *type)
 {
     if (dt_is_contiguous(type, count)) {
@@ -512,13 +535,8 @@ static void copy_typed(const void *in, void *inout, MPI_Count count, struct dt_t
                 dt_packed_size(type, count));
         return;
     }
-    for (MPI_Count i = 0; i < count; i++) {
-        MPI_Aint base = (MPI_Aint)i * type->extent;
-        for (size_t b = 0; b < type->nblocks; b++)
-            memmove((char *)inout + base + type->blocks[b].offset,
-                    (const char *)in + base + type->blocks[b].offset,
-                    (size_t)type->blocks[b].length);
-    }
+    struct block_walk w = {in, inout, NULL, 0};
+    dt_for_each_block(type, count, copy_block, &w);
 }
 
 int coll_op_apply(const struct coll_op *op, const void *in, void *inout, MPI_Count count,
@@ -552,13 +570,7 @@ int coll_op_apply(const struct coll_op *op, const void *in, void *inout, MPI_Cou
         return MPI_SUCCESS;
     }
     /* a derived type of one basic kind: every block holds whole basic elements */
-    for (MPI_Count i = 0; i < count; i++) {
-        MPI_Aint base = (MPI_Aint)i * type->extent;
-        for (size_t b = 0; b < type->nblocks; b++) {
-            const struct dt_block *block = &type->blocks[b];
-            kernel((const char *)in + base + block->offset, (char *)inout + base + block->offset,
-                   (size_t)block->length / element_size);
-        }
-    }
+    struct block_walk w = {in, inout, kernel, element_size};
+    dt_for_each_block(type, count, reduce_block, &w);
     return MPI_SUCCESS;
 }
