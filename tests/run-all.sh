@@ -23,7 +23,13 @@ export NODEMPI_TEST_SCALE=0.1
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=address,undefined
-unset NODEMPI_TEST_SCALE ASAN_OPTIONS UBSAN_OPTIONS
+unset ASAN_OPTIONS UBSAN_OPTIONS
+echo "== ThreadSanitizer build: the unit tests (lock-free structures under thread contention) =="
+export TSAN_OPTIONS=halt_on_error=1
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=thread >/dev/null
+cmake --build build-tsan -j "$jobs"
+ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L unit "${ctest_args[@]}" || status=1
+unset NODEMPI_TEST_SCALE TSAN_OPTIONS
 if [ -x bench/compare ]; then
     echo "== benchmarks build and run a tiny configuration against nodempi =="
     bench/compare --smoke || status=1

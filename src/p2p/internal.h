@@ -242,8 +242,10 @@ void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
  * caller keeps the work in the peer's outgoing queue). Fill it, then p2p_publish it. */
 static inline struct shm_record *p2p_reserve(struct p2p_peer *peer, size_t payload_bytes)
 {
-    if (peer->channel != P2P_CHANNEL_INBOX)
-        return shm_ring_try_reserve(&peer->to_peer, payload_bytes);
+    if (peer->channel != P2P_CHANNEL_INBOX) {
+        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, payload_bytes);
+        return rec ? rec : p2p_queue_ring_full(peer, payload_bytes);
+    }
     return p2p_queue_reserve_slow(peer, payload_bytes);
 }
 

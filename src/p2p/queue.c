@@ -4,7 +4,6 @@
  * non-overtaking rule; hybrid, where one sender's records travel two queues, restores it by
  * draining a sender's ring only after all its earlier inbox records are in (ring_ready).
  * Must not interpret records beyond the kinds the cor expectations need. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +57,6 @@ int p2p_queue_init(void)
     int design = core_config.queue == CORE_QUEUE_AUTO ? (int)default_design(p2p.nranks)
                                                       : (int)core_config.queue - 1;
     p2p.queue = seg ? design : P2P_QUEUE_PAIR;
-    if (getenv("QDEBUG")) fprintf(stderr, "queue %s\n", p2p_queue_name(p2p.queue));
     if (!seg)
         return MPI_SUCCESS;
     p2p.my_block = shm_rank_block(seg, p2p.me);
@@ -164,6 +162,14 @@ static void hybrid_open_ring(struct p2p_peer *peer)
     peer->channel = P2P_CHANNEL_RING_DOORBELL;
 }
 
+struct shm_record *p2p_queue_ring_full(struct p2p_peer *peer, size_t payload_bytes)
+{
+    if (!p2p.wake_peers)
+        return NULL; /* nobody sleeps: the outgoing queue retries on every progress round */
+    shm_waiters_register(peer->to_inbox.waiters, p2p.me); /* inbox.h: waiting for room */
+    return shm_ring_try_reserve(&peer->to_peer, payload_bytes);
+}
+
 struct shm_record *p2p_queue_reserve_slow(struct p2p_peer *peer, size_t payload_bytes)
 {
     if (p2p.queue == P2P_QUEUE_HYBRID && (peer->inbox_sent >= HYBRID_OPEN_AFTER_RECORDS ||
@@ -216,10 +222,7 @@ static int drain_ring(int src)
         shm_ring_release(&peer->from_peer, rec);
     } while ((rec = shm_ring_peek(&peer->from_peer)));
     p2p_after_drain(src);
-    /* The sender may be asleep waiting for the room we just freed. */
-    if (p2p.wake_peers)
-        shm_wake_peer(peer->block);
-    return 1;
+    return 1; /* p2p_queue_poll wakes senders waiting for the room */
 }
 
 static int poll_pair(void)
@@ -245,8 +248,6 @@ static int drain_ring_cor(int src)
     } while ((rec = shm_ring_peek(&peer->from_peer)));
     cor_update(src); /* a long eager message may have begun or ended */
     p2p_after_drain(src);
-    if (p2p.wake_peers)
-        shm_wake_peer(peer->block);
     return 1;
 }
 
@@ -295,8 +296,8 @@ void p2p_queue_note_probe(const struct core_comm *comm, int source)
         drain_ring_cor(r);
 }
 
-/* Wake producers that found my inbox full (inbox.h: the waiters handshake). */
-static void wake_inbox_waiters(void)
+/* Wake the senders that found a queue to me full (inbox.h: the waiters handshake). */
+static void wake_waiters(void)
 {
     shm_inbox_fence_before_waiters();
     for (int i = 0; i < p2p.bitmap_words; i++) {
@@ -321,8 +322,6 @@ static int poll_inbox(void)
         shm_inbox_release(&p2p.inbox, rec);
         p2p_after_drain(src);
     } while ((rec = shm_inbox_peek(&p2p.inbox)));
-    if (p2p.wake_peers)
-        wake_inbox_waiters();
     return 1;
 }
 
@@ -359,7 +358,7 @@ static int poll_hybrid(void)
     return did;
 }
 
-int p2p_queue_poll(void)
+static int poll_design(void)
 {
     switch (p2p.queue) {
     case P2P_QUEUE_ORQ:
@@ -371,4 +370,14 @@ int p2p_queue_poll(void)
     default:
         return poll_pair();
     }
+}
+
+int p2p_queue_poll(void)
+{
+    int did = poll_design();
+    /* We freed room: wake the senders that asked (one fence and a bitmap load per poll, not per
+     * peer; senders sleeping for other reasons stay asleep). */
+    if (did && p2p.wake_peers)
+        wake_waiters();
+    return did;
 }

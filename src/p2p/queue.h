@@ -38,7 +38,9 @@ const char *p2p_queue_name(int design);
 /* One receive poll: handle every record that has arrived; nonzero if there was any. */
 int p2p_queue_poll(void);
 
-/* Slow paths behind p2p_reserve / p2p_publish (everything but P2P_CHANNEL_RING). */
+/* Slow paths behind p2p_reserve / p2p_publish (everything but P2P_CHANNEL_RING, and a full
+ * ring: the sender asks to be woken when the receiver frees room, then tries once more). */
+struct shm_record *p2p_queue_ring_full(struct p2p_peer *peer, size_t payload_bytes);
 struct shm_record *p2p_queue_reserve_slow(struct p2p_peer *peer, size_t payload_bytes);
 void p2p_queue_publish_slow(struct p2p_peer *peer, struct shm_record *rec);
 

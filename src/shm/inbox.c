@@ -42,9 +42,7 @@ static int has_room(struct shm_inbox *box, uint64_t end)
 /* Full: register as a waiter, then look once more (see inbox.h: the waiters handshake). */
 static int room_after_registering(struct shm_inbox *box, uint64_t end)
 {
-    atomic_fetch_or_explicit(&box->waiters[box->me / 64], 1ull << (box->me % 64),
-                             memory_order_seq_cst);
-    atomic_thread_fence(memory_order_seq_cst);
+    shm_waiters_register(box->waiters, box->me);
     return has_room(box, end);
 }
 

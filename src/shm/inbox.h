@@ -19,10 +19,12 @@
  * and sees the record once it is non-zero. Zeroing costs the consumer one store per line it has
  * just read, in lines it already owns.
  *
- * Waiting for room. A producer that finds the inbox full sets its bit in the waiters bitmap
- * (seq_cst RMW), fences, and looks at head once more; the consumer stores head, fences, and reads
- * the bitmap. At least one of them sees the other's store (the same argument as wake.h), so a
- * producer either finds the room or is named in the bitmap, and the consumer wakes it. */
+ * Waiting for room. The receiving area's waiters bitmap names producers waiting for room in any
+ * queue to this rank (its inbox, or their pair ring to it). A producer that finds its queue full
+ * sets its bit (seq_cst RMW), fences, and looks at head once more; the consumer stores head,
+ * fences, and reads the bitmap. At least one of them sees the other's store (the argument of
+ * wake.h), so a producer either finds the room or is named in the bitmap, and the consumer wakes
+ * it -- and only it: a sender asleep for another reason is not disturbed. */
 #ifndef NODEMPI_SHM_INBOX_H
 #define NODEMPI_SHM_INBOX_H
 
@@ -100,6 +102,13 @@ static inline struct shm_record *shm_inbox_peek(struct shm_inbox *box)
 }
 
 void shm_inbox_release(struct shm_inbox *box, struct shm_record *rec);
+
+/* Producer: name rank in the waiters bitmap (then look at the queue's head once more). */
+static inline void shm_waiters_register(_Atomic uint64_t *waiters, int rank)
+{
+    atomic_fetch_or_explicit(&waiters[rank / 64], 1ull << (rank % 64), memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst);
+}
 
 /* Consumer, after releasing records: take (and clear) word i of the waiters bitmap; the caller
  * wakes the ranks named in it. The first call after releases must be preceded by

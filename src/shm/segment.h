@@ -59,7 +59,7 @@ struct shm_header {
  * orq and hybrid queue designs touch it (tmpfs allocates pages on first touch, so pair and cor
  * jobs pay address space, not memory). Every part starts on its own cache line:
  *   inbox control  2 lines: tail (producers' CAS word), head (the consumer's)
- *   waiters        bitmap, one bit per rank: producers waiting for room in the inbox
+ *   waiters        bitmap, one bit per rank: producers waiting for room (inbox, pair ring)
  *   doorbells      bitmap, one bit per rank: "my pair ring to you has records" (hybrid)
  *   opened         one uint64 per sender: inbox records it sent before its pair ring (hybrid)
  *   inbox data     inbox_data_bytes, page-aligned */

@@ -3,8 +3,8 @@
 # Usage: run_with.sh <mpicc> <mpiexec-command...>
 #   e.g. run_with.sh mpicc.mpich mpiexec.mpich
 #        run_with.sh mpicc.openmpi mpiexec.openmpi --oversubscribe
-# Environment: MT_AREAS (default "runtime p2p errors coll_basic"), MT_FILTER (regex on
-# test names), MT_TIMEOUT (seconds per run, default 60), MT_BUILD_DIR (default under /tmp),
+# Environment: MT_AREAS (default: every directory here that has a testlist), MT_FILTER
+# (regex on test names), MT_TIMEOUT (seconds per run, default 60), MT_BUILD_DIR (default under /tmp),
 # MT_CFLAGS (extra compiler flags), MT_VERBOSE=1 (show output of passing runs too).
 # Prints one line per run and a final "N passed, N failed" summary; exit 1 if any failed.
 
@@ -18,11 +18,11 @@ shift
 MPIEXEC="$*"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-AREAS=${MT_AREAS:-"runtime p2p errors coll_basic"}
+AREAS=${MT_AREAS:-$(for d in "$HERE"/*/; do [ -f "$d/testlist" ] && basename "$d"; done)}
 FILTER=${MT_FILTER:-.}
 TIMEOUT=${MT_TIMEOUT:-60}
 BUILD=${MT_BUILD_DIR:-/tmp/nodempi-mpitests-$(basename "$MPICC")}
-CFLAGS="-std=c11 -O2 -g -Wall -Wextra -Werror ${MT_CFLAGS:-}"
+CFLAGS="-std=c11 -O2 -g -Wall -Wextra -Werror -I$HERE/common ${MT_CFLAGS:-}"
 
 pass=0
 fail=0
@@ -48,7 +48,7 @@ for area in $AREAS; do
         [ -e "$src" ] || continue
         name=$(basename "$src" .c)
         echo "$name" | grep -Eq -- "$FILTER" || continue
-        if ! $MPICC $CFLAGS -o "$BUILD/$area/$name" "$src" 2>"$BUILD/$area/$name.build.log"; then
+        if ! $MPICC $CFLAGS -o "$BUILD/$area/$name" "$src" -lm 2>"$BUILD/$area/$name.build.log"; then
             echo "BUILD FAIL $area/$name"
             sed 's/^/    /' "$BUILD/$area/$name.build.log"
             record 1 "$area/$name (build)"

@@ -166,6 +166,30 @@ static void check_comm(MPI_Comm comm, int cart, const char *what)
                 MT_CHECK(rbuf[rd[i] + j] == want, "%s Neighbor_allgatherv slot %d [%d]", what, i,
                          j);
             }
+#if MPI_VERSION >= 4
+        /* persistent form, started twice with new data */
+        for (int i = 0; i < out; i++)
+            for (int j = 0; j < n; j++)
+                sbuf[i * n + j] = val(me, i, j);
+        MPI_Request preq;
+        MT_MPI(MPI_Neighbor_alltoall_init(sbuf, n, MPI_INT, rbuf, n, MPI_INT, comm, MPI_INFO_NULL,
+                                          &preq));
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < n * in; i++)
+                rbuf[i] = -1;
+            for (int i = 0; i < out * n; i++)
+                sbuf[i] += round;
+            MT_MPI(MPI_Start(&preq));
+            MT_MPI(MPI_Wait(&preq, MPI_STATUS_IGNORE));
+            for (int i = 0; i < in; i++)
+                for (int j = 0; j < n; j++) {
+                    int want = src[i] == MPI_PROC_NULL ? -1 : val(src[i], from_slot[i], j) + round;
+                    MT_CHECK(rbuf[i * n + j] == want, "%s Neighbor_alltoall_init round %d slot %d",
+                             what, round, i);
+                }
+        }
+        MT_MPI(MPI_Request_free(&preq));
+#endif
         free(sc);
         free(sd);
         free(rc);

@@ -18,6 +18,19 @@ static void user_sum(void *in, void *inout, int *len, MPI_Datatype *type)
 
 #define EXPECT(call, cls) MT_CHECK_ERRCLASS((call), (cls), #call)
 
+/* The standard calls these programs erroneous but does not require the error to be detected;
+ * nodempi detects them, Open MPI 4.1 (the reference the tests are validated with) does not. */
+static int lenient(int rc)
+{
+    return rc == MPI_SUCCESS && mt_library_is("Open MPI");
+}
+#define EXPECT_DETECTED(call, cls)                                                             \
+    do {                                                                                       \
+        int rc_ = (call);                                                                      \
+        if (!lenient(rc_))                                                                     \
+            MT_CHECK_ERRCLASS(rc_, (cls), #call);                                              \
+    } while (0)
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -33,7 +46,7 @@ int main(int argc, char **argv)
     /* synchronization state */
     EXPECT(MPI_Put(&value, 1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_unlock(right, win), MPI_ERR_RMA_SYNC);
-    EXPECT(MPI_Win_complete(win), MPI_ERR_RMA_SYNC);
+    EXPECT_DETECTED(MPI_Win_complete(win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_wait(win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Win_unlock_all(win), MPI_ERR_RMA_SYNC);
 
@@ -43,13 +56,16 @@ int main(int argc, char **argv)
     EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, mt_size + 3, 0, win), MPI_ERR_RANK);
 
     MT_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
-    EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC);
+    EXPECT_DETECTED(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win), MPI_ERR_RMA_SYNC);
     EXPECT(MPI_Put(&value, 1, MPI_INT, mt_size + 1, 0, 1, MPI_INT, win), MPI_ERR_RANK);
     EXPECT(MPI_Put(&value, 1, MPI_INT, right, 16, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
     EXPECT(MPI_Get(&value, 4, MPI_INT, right, 14, 4, MPI_INT, win), MPI_ERR_RMA_RANGE);
     EXPECT(MPI_Put(&value, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_INT, win), MPI_ERR_TYPE);
-    EXPECT(MPI_Accumulate(&value, 1, MPI_INT, right, 0, 1, MPI_DOUBLE, MPI_SUM, win),
-           MPI_ERR_TYPE);
+    int mismatch = mt_errclass(MPI_Accumulate(&value, 1, MPI_INT, right, 0, 1, MPI_DOUBLE,
+                                              MPI_SUM, win));
+    MT_CHECK(mismatch == MPI_ERR_TYPE || mismatch == MPI_ERR_ARG,
+             "accumulate int onto double: expected MPI_ERR_TYPE or MPI_ERR_ARG, got class %d",
+             mismatch);
     EXPECT(MPI_Put(&value, -1, MPI_INT, right, 0, 1, MPI_INT, win), MPI_ERR_COUNT);
     MPI_Op user_op;
     MPI_Op_create(user_sum, 1, &user_op);
@@ -57,7 +73,8 @@ int main(int argc, char **argv)
     EXPECT(MPI_Accumulate(&value, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_OP_NULL, win),
            MPI_ERR_OP);
     double dv = 1.0, dc = 0.0, dr;
-    EXPECT(MPI_Compare_and_swap(&dv, &dc, &dr, MPI_DOUBLE, right, 0, win), MPI_ERR_TYPE);
+    EXPECT_DETECTED(MPI_Compare_and_swap(&dv, &dc, &dr, MPI_DOUBLE, right, 0, win),
+                    MPI_ERR_TYPE);
     /* the window still works after the errors */
     MT_MPI(MPI_Fetch_and_op(&value, &result, MPI_INT, right, 0, MPI_NO_OP, win));
     MT_MPI(MPI_Win_unlock(right, win));
