@@ -13,6 +13,7 @@ import argparse
 import csv
 import datetime
 import json
+import math
 import os
 import platform
 import shutil
@@ -389,7 +390,7 @@ XNAME = {"skew": "c2 (us)", "halo2d": "n", "cg": "n"}
 SYNC_ONE = set(RMA_SYNC)
 
 
-def tables(summary, mpis, floor, memcpy, ncpus, markdown=False):
+def tables(summary, floor, memcpy, ncpus, markdown=False):
     cols = [LABEL[m] for m in MPIS]
     parts = []
     groups = group_rows(summary)
@@ -687,7 +688,12 @@ def main():
     ap.add_argument("--no-install", dest="install", action="store_false",
                     help="never apt-get/pip install anything")
     ap.add_argument("--no-plots", dest="plots", action="store_false")
+    ap.add_argument("--report", metavar="DIR", help="run nothing: redo tables, JSON and plots "
+                                                    "from DIR/raw.csv of an earlier run")
     args = ap.parse_args()
+    if args.report:
+        report(args.report, *load_run(args.report), args)
+        return 0
 
     cfg = dict(SMOKE if args.smoke else QUICK if args.quick else FULL)
     for k in ("reps", "budget", "timeout"):
@@ -704,6 +710,7 @@ def main():
     if args.smoke:
         args.install = args.install and any(m in APT for m in wanted)
     t_start = time.time()
+    date = datetime.date.today().isoformat()  # the day the run started
 
     mpis = find_mpis(wanted, args)
     for m in mpis:
@@ -718,7 +725,6 @@ def main():
     jobs = plan(cfg, groups, ranks, args.sizes)
     env = run_env()
 
-    date = datetime.date.today().isoformat()
     out = None if (args.smoke and not args.out) else (args.out or os.path.join(HERE, "results", date))
     if out:
         os.makedirs(out, exist_ok=True)
@@ -732,13 +738,14 @@ def main():
         if hw:
             rc, o = run_quiet([hw, "-c", "memcpy,xcopy", "-t", "0.05",
                                "-s", ",".join(str(s) for s in memcpy_sizes)], timeout=120)
-            raw_hw += [dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v)
+            raw_hw += [dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v, t=None)
                        for b, x, n, me, v in parse_csv(o)]
         for job in jobs:
             if hw:  # the floor right now, next to the numbers it bounds
                 rc, o = run_quiet([hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
                 for b, x, n, me, v in parse_csv(o):
-                    raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v))
+                    raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v,
+                                       t=round(time.time() - t_start, 1)))
                     if me == "oneway_ns":
                         floor_samples.append((round(time.time() - t_start, 1), v))
             for m in order:
@@ -767,31 +774,12 @@ def main():
         log("smoke: %s in %.0f s" % ("FAILED" if failures else "passed", time.time() - t_start))
         return 1 if failures else 0
 
-    summary = summarize(raw)
-    floor, memcpy, xcopy = hw_limits(raw_hw, ncpus)
-    for r in summary:
-        r["limit"] = limit_for(r, floor, memcpy, ncpus)
-    elapsed = time.time() - t_start
-    floors = [s[1] for s in floor_samples]
-
-    hdr = ["nodempi vs Open MPI vs MPICH, %s, %d CPUs, %d reps: medians, ± = half the %srange "
-           "over reps relative to the median" % (date, ncpus, cfg["reps"],
-                                                 "interquartile " if cfg["reps"] >= 5 else "")]
-    for m in mpis:
-        hdr.append("  %-8s %s" % (LABEL[m.name] + ":", (m.version + ("" if m.has_rma else ", no RMA"))
-                                  if m.ok else "n/a - " + m.why))
-    if floors:
-        hdr.append("  cache-line one-way latency core0<->core1: median %.0f ns, min %.0f, max %.0f "
-                   "over %d samples" % (statistics.median(floors), min(floors), max(floors), len(floors)))
-    hdr.append("  limit: latency = one-way cache-line latency + size / memcpy bandwidth; "
-               "bandwidth = memcpy bandwidth x copying cores")
-    text = "\n".join(hdr) + "\n\n" + "\n".join(tables(summary, mpis, floor, memcpy, ncpus))
-    print(text)
-    if failures:
-        print("FAILURES (%d):" % len(failures))
-        for f in failures:
-            print("  rep %d %s [%s]: %s" % (f["rep"], f["mpi"], f["job"], f["error"]))
-
+    meta = dict(date=date, command="bench/compare " + " ".join(sys.argv[1:]),
+                elapsed_s=round(time.time() - t_start, 1), config=cfg, ranks=ranks,
+                groups=groups, machine=machine(), ncpus=ncpus,
+                mpis={m.name: dict(ok=m.ok, why=m.why, version=m.version, rma=m.has_rma,
+                                   mpicc=m.mpicc, mpiexec=m.mpiexec) for m in mpis},
+                floor_samples=floor_samples)
     with open(os.path.join(out, "raw.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["rep", "mpi", "benchmark", "x", "ranks", "metric", "value", "t_s"])
@@ -800,7 +788,83 @@ def main():
                         r["value"], r["t"]])
         for r in raw_hw:
             w.writerow([r["rep"], "hardware", r["benchmark"], r["x"], r["ranks"], r["metric"],
-                        r["value"], ""])
+                        r["value"], "" if r["t"] is None else r["t"]])
+    report(out, meta, raw, raw_hw, failures, runs, args)
+    log("in %.0f s" % (time.time() - t_start))
+    return 0
+
+
+def load_run(out):
+    """Read back a finished run (raw.csv + results.json) so --report can redo its outputs."""
+    raw, raw_hw = [], []
+    with open(os.path.join(out, "raw.csv")) as f:
+        for row in csv.DictReader(f):
+            d = dict(rep=int(row["rep"]), benchmark=row["benchmark"], x=float(row["x"]),
+                     ranks=int(row["ranks"]), metric=row["metric"], value=float(row["value"]),
+                     t=float(row["t_s"]) if row["t_s"] else None)
+            if row["mpi"] == "hardware":
+                raw_hw.append(d)
+            else:
+                d["mpi"] = row["mpi"]
+                raw.append(d)
+    with open(os.path.join(out, "results.json")) as f:
+        j = json.load(f)
+    meta = j["meta"]
+    if "floor_samples" not in meta:
+        meta["floor_samples"] = meta.get("floor_ns", {}).get("samples", [])
+    return meta, raw, raw_hw, j.get("failures", []), j.get("runs", [])
+
+
+def scoreboard(summary, markdown):
+    """One line per table: nodempi's speed relative to the best peer, geometric mean over the
+    sizes (>1 = nodempi faster, whichever way the metric points), and how many sizes it wins."""
+    head = ["benchmark", "metric", "ranks", "nodempi speed vs best peer", "wins"]
+    body = []
+    for (b, metric, n), rows in group_rows(summary):
+        sp = [r["ratio"]["median"] for r in rows if "ratio" in r and r["ratio"]["median"] > 0]
+        if not sp:
+            continue
+        if lower_is_better(metric):
+            sp = [1 / v for v in sp]
+        g = math.exp(sum(math.log(v) for v in sp) / len(sp))
+        body.append([b, metric, str(n), "%.2f" % g, "%d/%d" % (sum(v > 1 for v in sp), len(sp))])
+    if not body:
+        return ""
+    return render("Scoreboard: nodempi speed relative to the best of Open MPI and MPICH "
+                  "(geometric mean over sizes of the per-size median ratio; >1 = nodempi faster)",
+                  head, body, markdown)
+
+
+def report(out, meta, raw, raw_hw, failures, runs, args):
+    ncpus, cfg, date = meta["ncpus"], meta["config"], meta["date"]
+    floor_samples = [tuple(s) for s in meta["floor_samples"]]
+    summary = summarize(raw)
+    floor, memcpy, xcopy = hw_limits(raw_hw, ncpus)
+    for r in summary:
+        r["limit"] = limit_for(r, floor, memcpy, ncpus)
+    floors = [s[1] for s in floor_samples]
+
+    hdr = ["nodempi vs Open MPI vs MPICH, %s, %d CPUs, %d reps: medians, ± = half the %srange "
+           "over reps relative to the median" % (date, ncpus, cfg["reps"],
+                                                 "interquartile " if cfg["reps"] >= 5 else "")]
+    for name in MPIS:
+        m = meta["mpis"].get(name)
+        if m:
+            hdr.append("  %-8s %s" % (LABEL[name] + ":", (m["version"] + ("" if m["rma"] else ", no RMA"))
+                                      if m["ok"] else "n/a - " + m["why"]))
+    if floors:
+        hdr.append("  cache-line one-way latency core0<->core1: median %.0f ns, min %.0f, max %.0f "
+                   "over %d samples" % (statistics.median(floors), min(floors), max(floors), len(floors)))
+    hdr.append("  limit: latency = one-way cache-line latency + size / memcpy bandwidth; "
+               "bandwidth = memcpy bandwidth x copying cores")
+    board = scoreboard(summary, False)
+    text = "\n".join(hdr) + "\n\n" + "\n".join(tables(summary, floor, memcpy, ncpus)) + "\n" + board
+    print(text)
+    if failures:
+        print("FAILURES (%d):" % len(failures))
+        for f in failures:
+            print("  rep %d %s [%s]: %s" % (f["rep"], f["mpi"], f["job"], f["error"]))
+
     with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["benchmark", "metric", "ranks", "x"] +
@@ -816,17 +880,12 @@ def main():
     plt = get_mpl(args.install) if args.plots else None
     made = []
     if plt:
-        made = plots(plt, summary, out, floor, memcpy, xcopy, ncpus, ranks, floor_samples)
+        made = plots(plt, summary, out, floor, memcpy, xcopy, ncpus, meta["ranks"], floor_samples)
     elif args.plots:
         log("matplotlib unavailable: no plots")
-    meta = dict(date=date, command="bench/compare " + " ".join(sys.argv[1:]),
-                elapsed_s=round(elapsed, 1), config=cfg, ranks=ranks, groups=groups,
-                machine=machine(), ncpus=ncpus,
-                mpis={m.name: dict(ok=m.ok, why=m.why, version=m.version, rma=m.has_rma,
-                                   mpicc=m.mpicc, mpiexec=m.mpiexec) for m in mpis},
-                floor_ns=dict(median=statistics.median(floors) if floors else None,
-                              min=min(floors) if floors else None,
-                              max=max(floors) if floors else None, samples=floor_samples),
+    meta = dict(meta, floor_ns=dict(median=statistics.median(floors) if floors else None,
+                                    min=min(floors) if floors else None,
+                                    max=max(floors) if floors else None),
                 memcpy_MBps=memcpy, xcopy_MBps=xcopy, plots=made)
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(dict(meta=meta, summary=summary, failures=failures, runs=runs), f, indent=1)
@@ -834,10 +893,10 @@ def main():
         f.write(text)
     with open(os.path.join(out, "tables.md"), "w") as f:
         f.write(hdr[0] + "\n\n" + "".join("- %s\n" % h.strip() for h in hdr[1:]) + "\n")
-        f.write("\n".join(tables(summary, mpis, floor, memcpy, ncpus, markdown=True)))
-    log("wrote %s (raw.csv summary.csv results.json tables.txt tables.md %s) in %.0f s" % (
-        os.path.relpath(out), " ".join(made), time.time() - t_start))
-    return 0
+        f.write(scoreboard(summary, True) + "\n")
+        f.write("\n".join(tables(summary, floor, memcpy, ncpus, markdown=True)))
+    log("wrote %s: raw.csv summary.csv results.json tables.txt tables.md %s" % (
+        os.path.relpath(out), " ".join(made)))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,10 @@
  * Usage: nodempi-probe [--quick] [--write | --out FILE] [--no-caches] [--rt]
  * Pins its threads and processes; run it on an otherwise idle machine for stable numbers. */
 #include <errno.h>
+#include <math.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -28,8 +32,9 @@
 #define MAX_SIZES 20
 #define MIN_SIZE ((size_t)1 << 10)
 #define MAX_SIZE ((size_t)64 << 20)
-/* Single copy must beat the pipelined copy by this factor to win a size: ties go to the
- * pipelined copy, which tolerates a late receiver (seed 001 §3.4) and needs no system call. */
+/* Single copy counts this much slower than measured when choosing the threshold: near-ties go
+ * to the pipelined copy, which tolerates a late receiver (seed 001 §3.4) and needs no system
+ * call. */
 #define CMA_WIN_MARGIN 1.05
 
 struct probe_options {
@@ -248,8 +253,11 @@ static double memcpy_gbps(char *dst, const char *src, size_t bytes, const struct
  * job's pair ring, NODEMPI_PIPELINE_CHUNK chunks) while the receiver copies chunks out, as
  * the pipelined rendezvous does. Single copy: the sender publishes its buffer and the receiver
  * pulls it with one process_vm_readv. Both end with the receiver's acknowledgement, so a
- * message's time is what a rendezvous send costs. */
-enum copy_method { COPY_TWO, COPY_CMA, COPY_EXIT };
+ * message's time is what a rendezvous send costs. The two-copy runs twice: with memcpy into the
+ * ring, and with streaming (non-temporal) stores, which write whole lines without first
+ * fetching them from the receiver's cache: when the two CPUs sit far apart (a VM whose vCPUs
+ * the host placed on different core complexes) that is several times faster. */
+enum copy_method { COPY_TWO, COPY_TWO_STREAM, COPY_CMA, COPY_EXIT };
 
 struct copy_channel {
     _Alignas(CACHE_LINE) _Atomic uint64_t seq;  /* messages published by the sender */
@@ -307,7 +315,7 @@ static void receiver_main(struct copy_channel *ch, int cpu)
         wait_at_least(&ch->seq, seen, ch->yield);
         if (ch->method == COPY_EXIT)
             break;
-        if (ch->method == COPY_TWO)
+        if (ch->method == COPY_TWO || ch->method == COPY_TWO_STREAM)
             receive_two_copy(ch, dst, ch->bytes);
         else
             receive_cma(ch, dst, ch->bytes);
@@ -316,19 +324,38 @@ static void receiver_main(struct copy_channel *ch, int cpu)
     _exit(0);
 }
 
+/* Copy into the ring with non-temporal 16-byte stores (SSE2: every x86-64), then a store fence:
+ * streaming stores are weakly ordered, and the release store of head must not pass them. */
+static void copy_streaming(char *dst, const char *src, size_t len)
+{
+#if defined(__x86_64__)
+    size_t i = 0;
+    for (; i + 16 <= len; i += 16)
+        _mm_stream_si128((__m128i *)(dst + i), _mm_loadu_si128((const __m128i *)(src + i)));
+    memcpy(dst + i, src + i, len - i);
+    _mm_sfence();
+#else
+    memcpy(dst, src, len);
+#endif
+}
+
 static void send_one(struct copy_channel *ch, const char *src, size_t bytes, int method)
 {
     ch->method = method;
     ch->bytes = bytes;
     uint64_t seq = atomic_load_explicit(&ch->seq, memory_order_relaxed) + 1;
     atomic_store_explicit(&ch->seq, seq, memory_order_release);
-    if (method == COPY_TWO) {
+    if (method == COPY_TWO || method == COPY_TWO_STREAM) {
         uint64_t head = atomic_load_explicit(&ch->head, memory_order_relaxed);
         for (size_t offset = 0; offset < bytes; offset += ch->chunk, head++) {
             size_t len = bytes - offset < ch->chunk ? bytes - offset : ch->chunk;
             if (head >= ch->slots) /* the slot is free once its last chunk was read */
                 wait_at_least(&ch->tail, head + 1 - ch->slots, ch->yield);
-            memcpy(ch->ring + (head % ch->slots) * ch->chunk, src + offset, len);
+            char *slot = ch->ring + (head % ch->slots) * ch->chunk;
+            if (method == COPY_TWO_STREAM)
+                copy_streaming(slot, src + offset, len);
+            else
+                memcpy(slot, src + offset, len);
             atomic_store_explicit(&ch->head, head + 1, memory_order_release);
         }
     }
@@ -358,6 +385,7 @@ struct copy_results {
     size_t sizes[MAX_SIZES];
     double memcpy_gbps[MAX_SIZES];
     double two_copy[TOPO_DISTANCE_CLASSES][MAX_SIZES];
+    double stream[TOPO_DISTANCE_CLASSES][MAX_SIZES];
     double cma[TOPO_DISTANCE_CLASSES][MAX_SIZES];
     int cma_error;
     size_t chunk, slots; /* the ring used for two-copy */
@@ -403,6 +431,7 @@ static void probe_class_copies(enum topo_distance d, int a, int b, const char *s
         receiver_main(ch, b);
     for (int i = 0; i < res->nsizes; i++) {
         res->two_copy[d][i] = channel_gbps(ch, src, res->sizes[i], COPY_TWO, o);
+        res->stream[d][i] = channel_gbps(ch, src, res->sizes[i], COPY_TWO_STREAM, o);
         res->cma[d][i] = channel_gbps(ch, src, res->sizes[i], COPY_CMA, o);
     }
     if (ch->cma_error)
@@ -415,15 +444,23 @@ static void probe_class_copies(enum topo_distance d, int a, int b, const char *s
     munmap(ch, channel_bytes);
 }
 
-/* Smallest size from which single copy wins at every larger size measured, by at least the
- * margin; NEVER when it does not win at the largest size. */
-static size_t crossover(const struct copy_results *res, enum topo_distance d)
+/* The threshold T (single copy for every size >= T) that makes the measured sizes fastest
+ * overall: the largest sum over sizes of log(bandwidth of the method T picks), single copy
+ * counted CMA_WIN_MARGIN slower. Logs weigh every size alike, whatever its bandwidth; the
+ * whole-range view copes with a curve that crosses twice (a VM whose vCPUs the host moved
+ * mid-run), where "single copy wins from here on" would find nothing. NEVER when no T gains. */
+static size_t crossover(const struct copy_results *res, const double *two, const double *cma)
 {
     size_t threshold = TOPO_THRESHOLD_NEVER;
-    for (int i = res->nsizes - 1; i >= 0; i--) {
-        if (!(res->cma[d][i] > res->two_copy[d][i] * CMA_WIN_MARGIN))
+    double gain = 0, best_gain = 0;
+    for (int i = res->nsizes - 1; i >= 0; i--) { /* T = sizes[i]: single copy for i.. */
+        if (two[i] <= 0 || cma[i] <= 0)
             break;
-        threshold = res->sizes[i];
+        gain += log(cma[i] / CMA_WIN_MARGIN) - log(two[i]);
+        if (gain > best_gain) {
+            best_gain = gain;
+            threshold = res->sizes[i];
+        }
     }
     return threshold;
 }
@@ -440,23 +477,29 @@ static double best_of(const double *v, int n)
 static void print_copy_table(const struct copy_results *res)
 {
     char label[16];
-    printf("\n(b) memcpy on one core and (c) two-copy (pipelined through a ring of %zu x %zu "
-           "KiB chunks)\n    vs single copy (process_vm_readv) between two processes; GB/s = "
-           "bytes moved / time,\n    fastest message; * = winner\n", res->slots, res->chunk >> 10);
-    printf("    %-6s %8s", "size", "memcpy");
+    printf("\n(b) memcpy on one core, and (c) between two processes: two-copy pipelined through a "
+           "ring of\n    %zu x %zu KiB chunks (memcpy, or streaming stores into the ring) vs "
+           "single copy\n    (process_vm_readv). GB/s = bytes moved / time of the fastest "
+           "message; * = fastest\n", res->slots, res->chunk >> 10);
+    printf("    %-6s %7s", "size", "memcpy");
     for (int d = 0; d < TOPO_UNKNOWN; d++)
         if (topo_distance_present((enum topo_distance)d))
-            printf(" | %-10s two-copy   single", topo_distance_name((enum topo_distance)d));
+            printf(" | %-10s two-copy  stream  single", topo_distance_name((enum topo_distance)d));
     printf("\n");
     for (int i = 0; i < res->nsizes; i++) {
-        printf("    %-6s %8.1f", size_label(res->sizes[i], label, sizeof(label)),
+        printf("    %-6s %7.1f", size_label(res->sizes[i], label, sizeof(label)),
                res->memcpy_gbps[i]);
         for (int d = 0; d < TOPO_UNKNOWN; d++) {
             if (!topo_distance_present((enum topo_distance)d))
                 continue;
-            int cma_wins = res->cma[d][i] > res->two_copy[d][i] * CMA_WIN_MARGIN;
-            printf(" | %10s %8.1f%c %7.1f%c", "", res->two_copy[d][i], cma_wins ? ' ' : '*',
-                   res->cma[d][i], cma_wins ? '*' : ' ');
+            double v[3] = {res->two_copy[d][i], res->stream[d][i], res->cma[d][i]};
+            int best = 0;
+            for (int k = 1; k < 3; k++)
+                if (v[k] > v[best])
+                    best = k;
+            printf(" | %10s", "");
+            for (int k = 0; k < 3; k++)
+                printf(" %6.1f%c", v[k], k == best ? '*' : ' ');
         }
         printf("\n");
     }
@@ -484,7 +527,9 @@ static void probe_copies(const struct probe_options *o, struct topo_profile *p)
         c->cpu_b = b;
         c->two_copy_gbps = best_of(res.two_copy[d], res.nsizes);
         c->cma_gbps = best_of(res.cma[d], res.nsizes);
-        c->cma_threshold = crossover(&res, (enum topo_distance)d);
+        c->two_copy_stream_gbps = best_of(res.stream[d], res.nsizes);
+        c->cma_threshold = crossover(&res, res.two_copy[d], res.cma[d]);
+        c->cma_threshold_stream = crossover(&res, res.stream[d], res.cma[d]);
     }
     munmap(src, MAX_SIZE);
     print_copy_table(&res);
@@ -536,14 +581,17 @@ static double chase_ns(char *buffer, size_t bytes, long loads)
     return elapsed / (double)loads;
 }
 
-/* For each level hwloc reports (size S on CPU 0), the working set W in [S/4, S] after which
- * the latency steps up most: the cache holds about W. 0 when no step of 15% shows. */
-static size_t measured_cache(const size_t *sizes, const double *ns, int n, size_t hwloc_bytes)
+/* For the level hwloc reports with size S on CPU 0, above the level below it (size below):
+ * the working set W in (below, S] after which the latency steps up most (W fits, 2W does not),
+ * i.e. what the cache really holds; 0 when no step of 15% shows. The window reaches far under
+ * S on purpose: in a VM the host's other tenants share the last-level cache. */
+static size_t measured_cache(const size_t *sizes, const double *ns, int n, size_t below,
+                             size_t hwloc_bytes)
 {
     size_t best = 0;
     double best_ratio = 1.15;
     for (int i = 0; i + 1 < n; i++) {
-        if (sizes[i] < hwloc_bytes / 4 || sizes[i] > hwloc_bytes)
+        if (sizes[i] <= below || sizes[i] > hwloc_bytes)
             continue;
         double ratio = ns[i + 1] / ns[i];
         if (ratio > best_ratio) {
@@ -554,7 +602,7 @@ static size_t measured_cache(const size_t *sizes, const double *ns, int n, size_
     return best;
 }
 
-static void probe_caches(const struct probe_options *o, struct topo_profile *p)
+static void probe_caches(struct topo_profile *p)
 {
     size_t largest = 0;
     for (int level = 1; level <= TOPO_PROFILE_CACHE_LEVELS; level++)
@@ -574,7 +622,9 @@ static void probe_caches(const struct probe_options *o, struct topo_profile *p)
     printf("\n(d) random pointer chase on CPU 0, ns per load by working set:\n   ");
     for (size_t s = 4096; s <= limit && n < 32; s *= 2, n++) {
         sizes[n] = s;
-        ns[n] = chase_ns(buffer, s, o->quick ? 100000 : 400000);
+        /* The faster of two runs: a preemption or a neighbour's burst only ever slows one. */
+        double first = chase_ns(buffer, s, 300000), second = chase_ns(buffer, s, 300000);
+        ns[n] = first < second ? first : second;
         char label[16];
         printf(" %s:%.1f", size_label(s, label, sizeof(label)), ns[n]);
         if (n % 8 == 7)
@@ -582,11 +632,13 @@ static void probe_caches(const struct probe_options *o, struct topo_profile *p)
     }
     munmap(raw, limit + huge);
     printf("\n    cache sizes (hwloc / measured step):");
+    size_t below = 0;
     for (int level = 1; level <= TOPO_PROFILE_CACHE_LEVELS; level++) {
         size_t hw = p->cache_bytes[level - 1];
         if (hw == 0)
             continue;
-        size_t seen = measured_cache(sizes, ns, n, hw);
+        size_t seen = measured_cache(sizes, ns, n, below, hw);
+        below = hw;
         char a[16], b[16];
         printf("  L%d %s / %s", level, size_label(hw, a, sizeof(a)),
                seen ? size_label(seen, b, sizeof(b)) : "no step");
@@ -611,7 +663,7 @@ static void *stream_main(void *arg)
     pin_to(job->cpu);
     memcpy(job->dst, job->src, job->bytes);
     while (!atomic_load_explicit(job->start, memory_order_acquire))
-        ;
+        sched_yield(); /* under --rt the starter may share this CPU */
     double start = now_ns(), elapsed;
     size_t copies = 0;
     do {
@@ -746,17 +798,22 @@ static void parse_options(int argc, char **argv, struct probe_options *o, char *
 
 static void print_summary(const struct topo_profile *p)
 {
-    char text[32];
-    printf("\nsingle-copy threshold per distance class (single copy must win by %.0f%% at that "
-           "size and every larger one):\n", (CMA_WIN_MARGIN - 1) * 100);
+    char text[32], stream[32];
+    printf("\nsingle-copy threshold per distance class: the size from which single copy "
+           "makes all measured\nsizes fastest overall (single copy handicapped by %.0f%%), "
+           "against the memcpy ring and\nagainst the streaming-store ring:\n",
+           (CMA_WIN_MARGIN - 1) * 100);
     for (int d = 0; d < TOPO_UNKNOWN; d++) {
         const struct topo_profile_class *c = &p->cls[d];
         if (!c->measured)
             continue;
-        printf("    %-10s cpus %d-%d  latency %.0f ns [%.0f-%.0f]  two-copy %.1f GB/s  single "
-               "%.1f GB/s  threshold %s\n", topo_distance_name((enum topo_distance)d), c->cpu_a,
-               c->cpu_b, c->latency_ns, c->latency_min_ns, c->latency_max_ns, c->two_copy_gbps,
-               c->cma_gbps, topo_profile_threshold_text(c->cma_threshold, text, sizeof(text)));
+        printf("    %-10s cpus %d-%d  latency %.0f ns [%.0f-%.0f]  GB/s two-copy %.1f, stream "
+               "%.1f, single %.1f\n               threshold %s (memcpy ring), %s (streaming "
+               "ring)\n", topo_distance_name((enum topo_distance)d), c->cpu_a, c->cpu_b,
+               c->latency_ns, c->latency_min_ns, c->latency_max_ns, c->two_copy_gbps,
+               c->two_copy_stream_gbps, c->cma_gbps,
+               topo_profile_threshold_text(c->cma_threshold, text, sizeof(text)),
+               topo_profile_threshold_text(c->cma_threshold_stream, stream, sizeof(stream)));
     }
 }
 
@@ -788,7 +845,7 @@ int main(int argc, char **argv)
     probe_latency(&o, &p);
     probe_copies(&o, &p);
     if (o.caches)
-        probe_caches(&o, &p);
+        probe_caches(&p);
     probe_contention(&o, &p);
     print_summary(&p);
     warn_if_busy("end", o.realtime);

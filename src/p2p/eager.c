@@ -44,7 +44,8 @@ int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send)
             return 0;
         rec->kind = P2P_RECORD_DATA;
         rec->size = len;
-        memcpy(shm_record_payload(rec), send->data + (send->offset - send->data_offset), len);
+        p2p_copy_to_ring(peer, shm_record_payload(rec),
+                         send->data + (send->offset - send->data_offset), len);
         p2p_publish(peer, rec);
         send->offset += len;
     }

@@ -131,6 +131,7 @@ struct p2p_peer {
     size_t cma_threshold;        /* from the pair's distance class (topo profile) */
     size_t chunk;                /* pipelined fragment size, from the cache the pair shares */
     int distance;                /* enum topo_distance of the two ranks' CPUs */
+    int stream_copy;             /* write bulk data into the ring with streaming stores */
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_assembly assembly;
     int unexpected_count;        /* messages from this peer waiting in unexpected queues */
@@ -251,6 +252,9 @@ static inline struct shm_record *p2p_reserve(struct p2p_peer *peer, size_t paylo
 
 /* Make the record visible to the peer, waking it if it may be asleep. The first branch is the
  * pair design: one release store, plus a fence and a load when ranks may sleep. */
+/* Bulk data into a ring record: streaming stores for pairs on different CPUs (shm/copy.h). */
+void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, size_t len);
+
 static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
 {
     if (peer->channel == P2P_CHANNEL_RING) {

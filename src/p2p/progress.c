@@ -11,6 +11,7 @@
 #include "p2p/internal.h"
 #include "p2p/p2p.h"
 #include "shm/cma.h"
+#include "shm/copy.h"
 #include "topo/hardware.h"
 #include "topo/profile.h"
 
@@ -31,15 +32,30 @@ static void set_pair_thresholds(int r)
     enum topo_distance d = topo_distance_between_cpus(my_cpu, peer_cpu);
     peer->distance = d;
     peer->eager_limit = p2p.eager_limit;
-    peer->cma_threshold = core_config_is_set("NODEMPI_CMA_THRESHOLD")
-                              ? p2p.cma_threshold
-                              : topo_profile_cma_threshold(d);
+    /* Streaming stores pay off between different CPUs and lose on one (shm/copy.h). */
+    peer->stream_copy = core_config.stream_copy == CORE_STREAM_COPY_ON ||
+                        (core_config.stream_copy == CORE_STREAM_COPY_AUTO && d != TOPO_SAME_CORE);
+    peer->cma_threshold = core_config_is_set("NODEMPI_CMA_THRESHOLD") ? p2p.cma_threshold
+                          : peer->stream_copy ? topo_profile_cma_threshold_stream(d)
+                                              : topo_profile_cma_threshold(d);
     peer->chunk = p2p.chunk;
     size_t shared = topo_shared_cache_bytes(my_cpu, peer_cpu);
     /* Eight fragments in flight must fit in a quarter of the shared cache, so the copy-in and
      * copy-out of a fragment both hit it (seed 000 §5.2). */
     if (!core_config_is_set("NODEMPI_PIPELINE_CHUNK") && shared && shared / 32 < peer->chunk)
         peer->chunk = shared / 32 > 1024 ? shared / 32 : 1024;
+}
+
+/* Fragments of at least this size are written with streaming stores; smaller records stay in
+ * the cache, where the receiver reads them soonest (latency over bandwidth). */
+enum { STREAM_COPY_MIN_BYTES = 2048 };
+
+void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, size_t len)
+{
+    if (peer->stream_copy && len >= STREAM_COPY_MIN_BYTES)
+        shm_copy_streaming(dst, src, len);
+    else
+        memcpy(dst, src, len);
 }
 
 int p2p_init(void)

@@ -180,7 +180,8 @@ int p2p_rndv_push_frags(struct p2p_peer *peer, struct core_request *request)
         frag->offset = offset;
         char *data = (char *)(frag + 1);
         if (contiguous)
-            memcpy(data, (const char *)request->buf + request->type->true_lb + offset, len);
+            p2p_copy_to_ring(peer, data, (const char *)request->buf + request->type->true_lb + offset,
+                             len);
         else
             dt_pack_range(request->type, request->buf, request->count, offset, data, len);
         rec->kind = P2P_RECORD_FRAG;

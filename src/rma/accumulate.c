@@ -1,13 +1,24 @@
-/* accumulate.c - Accumulate, Get_accumulate, Fetch_and_op and Compare_and_swap. Two paths,
- * chosen by window and type only (never by operator, so concurrent accumulates to one
- * location always agree on how they are atomic):
- *   atomic - shared-memory windows, element types the CPU updates atomically (atomic.h): one
- *            atomic per element, straight on the target's memory, no lock;
- *   locked - everything else (user-memory windows through CMA, long double, complex, pairs,
- *            misaligned elements): under the target's mutex, read the target bytes, apply the
- *            operator with coll_op_apply, write them back (seed 004 ch. 7: get-modify-put made
- *            atomic by a lock at the target).
- * Data moves in chunks of whole elements so large accumulates need bounded buffers. */
+/* accumulate.c - Accumulate, Get_accumulate, Fetch_and_op and Compare_and_swap.
+ *
+ * Shared-memory windows (allocate flavors) have two paths that exclude each other per target:
+ *   atomic - a few aligned elements of a type the CPU updates atomically (atomic.h): one
+ *            hardware atomic per element, straight on the target's memory (Fetch_and_op,
+ *            Compare_and_swap and small accumulates: the latency path);
+ *   bulk   - everything else (many elements, long double, complex, pairs, misaligned data):
+ *            under the target's mutex, read the target bytes, apply the operator with
+ *            coll_op_apply (vectorized by the compiler), write them back (seed 004 ch. 7:
+ *            get-modify-put made atomic by a lock at the target).
+ * A bulk update must not interleave with element atomics on the same memory, so they meet
+ * Dekker-style: an atomic updater publishes "I am updating target t" in its own flag line and
+ * then checks t's bulk word; a bulk updater (holding t's mutex) sets the bulk word and then
+ * waits until no flag names t. Both sides use seq_cst for the store and the load that
+ * follows it, so at least one sees the other (an atomic updater that sees the bulk word
+ * backs off and waits). Atomic updaters never touch a shared word, so concurrent
+ * Fetch_and_ops on one counter cost one contended cache line, not two.
+ *
+ * User-memory windows (Win_create, dynamic) have only the bulk path, through CMA when the
+ * target is another process. Data moves in chunks of whole elements, so large accumulates need
+ * bounded buffers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +27,14 @@
 #include "rma/atomic.h"
 #include "rma/internal.h"
 
+#include <sched.h>
+
+#include "core/progress.h"
+
 enum {
     STACK_CHUNK = 2048,        /* bytes staged on the stack (small accumulates: no malloc) */
     HEAP_CHUNK = 256 * 1024,   /* larger ones: a buffer that stays in L2 */
+    ATOMIC_MAX_ELEMENTS = 4,   /* more take the bulk path (docs/rma.md: the crossover) */
 };
 
 /* The predefined type whose packed elements the operator works on, per element kind. */
@@ -81,6 +97,77 @@ int rma_check_cas_type(const struct dt_type *type)
     return MPI_SUCCESS;
 }
 
+/* ---- atomic and bulk updaters of one target (see the top of the file) ------------------- */
+
+struct bulk_wait {
+    _Atomic uint32_t *bulk;
+};
+
+static int bulk_over(void *arg)
+{
+    return atomic_load_explicit(((struct bulk_wait *)arg)->bulk, memory_order_acquire) == 0;
+}
+
+static void atomic_enter(struct rma_win *win, int target)
+{
+    _Atomic uint32_t *mine = &win->atomic_flags[win->rank].target;
+    _Atomic uint32_t *bulk = &win->targets[target].bulk;
+    for (;;) {
+        atomic_exchange_explicit(mine, (uint32_t)target + 1, memory_order_seq_cst);
+        if (atomic_load_explicit(bulk, memory_order_seq_cst) == 0)
+            return;
+        atomic_store_explicit(mine, 0, memory_order_release);
+        struct bulk_wait w = {bulk};
+        rma_wait_until(win, bulk_over, &w);
+    }
+}
+
+static void atomic_leave(struct rma_win *win)
+{
+    atomic_store_explicit(&win->atomic_flags[win->rank].target, 0, memory_order_release);
+}
+
+/* Bulk updaters hold the target's mutex; on shared-memory windows they also wait out the
+ * atomic updaters already inside. Those leave within a few instructions unless preempted, so
+ * this wait yields instead of sleeping (nobody would wake a sleeper: atomic updaters do not
+ * pay for a wake-up check). */
+static void bulk_enter(struct rma_win *win, int target)
+{
+    rma_mutex_lock(win, target);
+    if (!win->shared_memory)
+        return;
+    atomic_store_explicit(&win->targets[target].bulk, 1, memory_order_seq_cst);
+    for (int r = 0; r < win->size; r++) {
+        while (atomic_load_explicit(&win->atomic_flags[r].target, memory_order_seq_cst) ==
+               (uint32_t)target + 1) {
+            core_progress();
+            sched_yield();
+        }
+    }
+}
+
+static void bulk_leave(struct rma_win *win, int target)
+{
+    if (win->shared_memory)
+        atomic_store_explicit(&win->targets[target].bulk, 0, memory_order_release);
+    rma_mutex_unlock(win, target); /* wakes atomic updaters waiting for the bulk word too */
+}
+
+/* The atomic path needs every target element aligned to its size. */
+static int aligned_elements(const struct rma_target_mem *mem)
+{
+    const struct dt_type *type = mem->type;
+    uintptr_t size = (uintptr_t)type->element_size;
+    if (dt_is_contiguous(type, mem->count))
+        return ((uintptr_t)(mem->local + type->true_lb) & (size - 1)) == 0;
+    if (((uintptr_t)mem->local & (size - 1)) || ((uintptr_t)type->extent & (size - 1)))
+        return 0;
+    for (size_t b = 0; b < type->nblocks; b++)
+        if ((uintptr_t)type->blocks[b].offset & (size - 1))
+            return 0;
+    return 1;
+}
+
 /* ---- atomic path -------------------------------------------------------------------------- */
 
 struct acc_args {
@@ -97,22 +184,10 @@ struct acc_args {
     size_t bytes;
 };
 
-/* One element: atomically when aligned; a misaligned one under the target's mutex (the same
- * location is always misaligned, so it always takes this path). */
 static void element_update(struct acc_args *a, char *target, const char *origin, char *result)
 {
-    enum dt_element kind = a->mem.type->element;
-    size_t size = (size_t)a->mem.type->element_size;
-    if (((uintptr_t)target & (size - 1)) == 0) {
-        rma_atomic_apply(kind, size, a->op->kind, target, origin, result);
-        return;
-    }
-    rma_mutex_lock(a->win, a->target);
-    if (result)
-        memcpy(result, target, size);
-    if (a->op->kind != COLL_OP_NO_OP)
-        rma_element_apply(kind, size, a->op->kind, target, origin);
-    rma_mutex_unlock(a->win, a->target);
+    rma_atomic_apply(a->mem.type->element, (size_t)a->mem.type->element_size, a->op->kind,
+                     target, origin, result);
 }
 
 static int all_contiguous(const struct acc_args *a)
@@ -214,31 +289,47 @@ static int locked_chunks(struct acc_args *a, struct dt_type *basic, char *in, ch
     return MPI_SUCCESS;
 }
 
+/* Target memory we can address, origin, target and result contiguous, a basic type whose
+ * packed form is its array form: apply the operator in place, no staging. */
+static int bulk_in_place(struct acc_args *a, struct dt_type *basic)
+{
+    if (!a->mem.direct || !all_contiguous(a) || (basic && !dt_is_contiguous(basic, 2)))
+        return 0;
+    char *t = a->mem.local + a->mem.type->true_lb;
+    if (a->result)
+        memcpy((char *)a->result + a->result_type->true_lb, t, a->bytes);
+    if (a->op->kind == COLL_OP_NO_OP)
+        return 1;
+    const char *o = (const char *)a->origin + a->origin_type->true_lb;
+    if (a->op->kind == COLL_OP_REPLACE || !basic)
+        memmove(t, o, a->bytes);
+    else
+        coll_op_apply(a->op, o, t, (MPI_Count)(a->bytes / (size_t)basic->size), basic);
+    return 1;
+}
+
 static int accumulate_locked(struct acc_args *a)
 {
     MPI_Datatype handle = basic_handle(a->mem.type->element);
     struct dt_type *basic = handle == MPI_DATATYPE_NULL ? NULL : dt_from_handle(handle);
     size_t unit = basic ? (size_t)basic->size : 1;
-    size_t chunk = a->bytes <= STACK_CHUNK ? STACK_CHUNK : HEAP_CHUNK;
-    chunk -= chunk % unit;
-    _Alignas(16) char stack_in[STACK_CHUNK], stack_cur[STACK_CHUNK];
-    char *in = stack_in, *cur = stack_cur;
-    if (chunk > STACK_CHUNK) {
-        in = malloc(chunk);
-        cur = malloc(chunk);
-        if (!in || !cur) {
+    bulk_enter(a->win, a->target);
+    int rc = MPI_SUCCESS;
+    if (!bulk_in_place(a, basic)) {
+        /* stage through buffers of whole elements: on the stack when small */
+        size_t chunk = a->bytes <= STACK_CHUNK ? STACK_CHUNK
+                                               : (a->bytes < HEAP_CHUNK ? a->bytes : HEAP_CHUNK);
+        chunk -= chunk % unit;
+        _Alignas(16) char stack_in[STACK_CHUNK], stack_cur[STACK_CHUNK];
+        char *in = chunk > STACK_CHUNK ? malloc(chunk) : stack_in;
+        char *cur = chunk > STACK_CHUNK ? malloc(chunk) : stack_cur;
+        rc = in && cur ? locked_chunks(a, basic, in, cur, chunk) : MPI_ERR_NO_MEM;
+        if (chunk > STACK_CHUNK) {
             free(in);
             free(cur);
-            return MPI_ERR_NO_MEM;
         }
     }
-    rma_mutex_lock(a->win, a->target);
-    int rc = locked_chunks(a, basic, in, cur, chunk);
-    rma_mutex_unlock(a->win, a->target);
-    if (in != stack_in) {
-        free(in);
-        free(cur);
-    }
+    bulk_leave(a->win, a->target);
     return rc;
 }
 
@@ -261,8 +352,14 @@ int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_cou
     int rc = rma_target_mem(win, target, disp, target_count, target_type, &a.mem);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (win->shared_memory && rma_atomic_supported(target_type))
-        return accumulate_atomic(&a);
+    if (win->shared_memory && rma_atomic_supported(target_type) &&
+        bytes <= ATOMIC_MAX_ELEMENTS * (size_t)target_type->element_size &&
+        aligned_elements(&a.mem)) {
+        atomic_enter(win, target);
+        rc = accumulate_atomic(&a);
+        atomic_leave(win);
+        return rc;
+    }
     return accumulate_locked(&a);
 }
 
@@ -276,15 +373,17 @@ int rma_compare_and_swap(struct rma_win *win, const void *origin, const void *co
         return rc;
     char *t = mem.local ? mem.local + type->true_lb : NULL;
     if (win->shared_memory && ((uintptr_t)t & (size - 1)) == 0) {
+        atomic_enter(win, target);
         rma_atomic_cas(size, t, compare, origin, result);
+        atomic_leave(win);
         return MPI_SUCCESS;
     }
     char old[8];
-    rma_mutex_lock(win, target);
+    bulk_enter(win, target);
     rc = rma_target_read(&mem, 0, old, size);
     if (rc == MPI_SUCCESS && memcmp(old, compare, size) == 0)
         rc = rma_target_write(&mem, 0, origin, size);
-    rma_mutex_unlock(win, target);
+    bulk_leave(win, target);
     if (rc == MPI_SUCCESS)
         memcpy(result, old, size);
     return rc;

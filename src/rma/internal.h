@@ -34,7 +34,17 @@ struct rma_target_ctrl {
     _Atomic uint64_t lock;       /* lock.h ticket reader/writer lock */
     struct rma_mutex mutex;      /* accumulates that are not single hardware atomics */
     _Atomic uint32_t regions;    /* dynamic windows: entries used in this rank's region table */
-    char pad[RMA_CACHE_LINE - 20];
+    _Atomic uint32_t bulk;       /* 1 while a mutex holder updates this rank's memory in bulk */
+    char pad[RMA_CACHE_LINE - 24];
+};
+
+/* One per rank, one cache line written only by that rank: the target (+1) it is updating with
+ * element atomics right now, 0 otherwise (accumulate.c: how bulk and atomic updates exclude
+ * each other). One word per rank suffices: a rank issues one operation at a time
+ * (MPI_THREAD_SERIALIZED at most). */
+struct rma_origin_flag {
+    _Atomic uint32_t target;
+    char pad[RMA_CACHE_LINE - 4];
 };
 
 /* An attached region of a dynamic window, as the owner published it. */

@@ -21,6 +21,7 @@ struct rma_shm_header;
 struct rma_target_ctrl;
 struct rma_region;
 struct rma_peer;
+struct rma_origin_flag;
 
 enum rma_access {
     RMA_ACCESS_NONE,
@@ -51,6 +52,7 @@ struct rma_win {
     _Atomic uint32_t *posts;          /* [origin * size + target]: Win_post count, target -> origin */
     _Atomic uint32_t *completes;      /* [target * size + origin]: Win_complete count */
     struct rma_region *regions;       /* [rank * RMA_MAX_REGIONS + i] (dynamic windows) */
+    struct rma_origin_flag *atomic_flags; /* [size] */
 
     /* epochs, local view */
     enum rma_access access;

@@ -31,7 +31,7 @@ struct rank_info {
 
 /* Byte offsets of the parts of the control area; data starts page-aligned after them. */
 struct layout {
-    size_t targets, posts, completes, regions, data, total;
+    size_t targets, flags, posts, completes, regions, data, total;
 };
 
 static size_t round_up(size_t n, size_t to)
@@ -45,6 +45,8 @@ static void compute_layout(int p, int dynamic, size_t data_bytes, struct layout 
     size_t off = sizeof(struct rma_shm_header);
     l->targets = off;
     off += (size_t)p * sizeof(struct rma_target_ctrl);
+    l->flags = off;
+    off += (size_t)p * sizeof(struct rma_origin_flag);
     l->posts = off;
     off += round_up((size_t)p * (size_t)p * sizeof(uint32_t), RMA_CACHE_LINE);
     l->completes = off;
@@ -161,6 +163,7 @@ static int map_control(struct rma_win *win, size_t data_bytes, struct layout *l)
     win->posts = (_Atomic uint32_t *)(win->shm + l->posts);
     win->completes = (_Atomic uint32_t *)(win->shm + l->completes);
     win->regions = (struct rma_region *)(win->shm + l->regions);
+    win->atomic_flags = (struct rma_origin_flag *)(win->shm + l->flags);
     return MPI_SUCCESS;
 }
 

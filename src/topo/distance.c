@@ -5,6 +5,7 @@
 
 #include "topo/hardware.h"
 #include "topo/hardware_internal.h"
+#include "topo/profile.h"
 
 static const char *const distance_names[TOPO_DISTANCE_CLASSES] = {
     [TOPO_SAME_CORE] = "same_core",   [TOPO_SHARED_L2] = "shared_l2",
@@ -56,13 +57,31 @@ enum topo_distance topo_distance_between_cpus(int cpu_a, int cpu_b)
     return TOPO_OTHER_NUMA;
 }
 
+/* What a cache of `level` really holds for us: hwloc's size, unless the profile measured less
+ * (nodempi-probe's pointer chase: in a VM the host's other tenants share the L3, and this
+ * machine's 32 MiB L3 behaves like 4-8 MiB). */
+static size_t effective_cache_bytes(int level, size_t hwloc_bytes)
+{
+    size_t measured = topo_profile_cache_bytes(level);
+    return measured && measured < hwloc_bytes ? measured : hwloc_bytes;
+}
+
+size_t topo_distance_shared_cache(int cpu_a, int cpu_b, int *level_out)
+{
+    if (!topo_hw_cpu_present(cpu_a) || !topo_hw_cpu_present(cpu_b)) {
+        *level_out = topo_machine.machine_cache_level;
+        return topo_machine.machine_cache_bytes;
+    }
+    const struct topo_hw_cpu *a = &topo_machine.cpus[cpu_a], *b = &topo_machine.cpus[cpu_b];
+    *level_out = shared_cache_level(a, b);
+    return *level_out ? a->cache_bytes[*level_out - 1] : 0;
+}
+
 size_t topo_shared_cache_bytes(int cpu_a, int cpu_b)
 {
-    if (!topo_hw_cpu_present(cpu_a) || !topo_hw_cpu_present(cpu_b))
-        return topo_machine.machine_cache_bytes;
-    const struct topo_hw_cpu *a = &topo_machine.cpus[cpu_a], *b = &topo_machine.cpus[cpu_b];
-    int level = shared_cache_level(a, b);
-    return level ? a->cache_bytes[level - 1] : 0;
+    int level;
+    size_t bytes = topo_distance_shared_cache(cpu_a, cpu_b, &level);
+    return bytes ? effective_cache_bytes(level, bytes) : 0;
 }
 
 void topo_distance_classify_machine(void)

@@ -45,8 +45,10 @@ static void record_cpu(hwloc_topology_t topology, hwloc_obj_t pu)
         /* The smallest cache whose CPU set is the whole machine: shared by any two CPUs. */
         if (hwloc_bitmap_isequal(obj->cpuset, hwloc_topology_get_topology_cpuset(topology)) &&
             (topo_machine.machine_cache_bytes == 0 ||
-             obj->attr->cache.size < topo_machine.machine_cache_bytes))
+             obj->attr->cache.size < topo_machine.machine_cache_bytes)) {
             topo_machine.machine_cache_bytes = (size_t)obj->attr->cache.size;
+            topo_machine.machine_cache_level = level;
+        }
     }
 }
 
@@ -176,7 +178,8 @@ static const char *size_text(size_t bytes, char *buf, size_t len)
 static void print_class(FILE *out, const struct topo_profile *p, enum topo_distance d)
 {
     const struct topo_profile_class *c = &p->cls[d];
-    char pair[32] = "-", shared[32], threshold[32], latency[48] = "-", bandwidth[48] = "-";
+    char pair[32] = "-", shared[32], threshold[32], stream[32], latency[48] = "-";
+    char bandwidth[48] = "-";
     int a, b;
     if (topo_distance_example(d, &a, &b) == 0)
         snprintf(pair, sizeof(pair), "%d-%d", a, b);
@@ -186,13 +189,17 @@ static void print_class(FILE *out, const struct topo_profile *p, enum topo_dista
         snprintf(latency, sizeof(latency), "%.0f ns (%.0f-%.0f)", c->latency_ns,
                  c->latency_min_ns, c->latency_max_ns);
     if (c->two_copy_gbps > 0 || c->cma_gbps > 0)
-        snprintf(bandwidth, sizeof(bandwidth), "%.1f / %.1f", c->two_copy_gbps, c->cma_gbps);
-    fprintf(out, "  %-11s %-6s %-8s %-22s %-13s %s (%s)\n", topo_distance_name(d), pair,
+        snprintf(bandwidth, sizeof(bandwidth), "%.1f/%.1f/%.1f", c->two_copy_gbps,
+                 c->two_copy_stream_gbps, c->cma_gbps);
+    fprintf(out, "  %-11s %-6s %-8s %-22s %-15s %s (%s; streaming ring: %s)\n",
+            topo_distance_name(d), pair,
             a >= 0 ? size_text(topo_shared_cache_bytes(a, b), shared, sizeof(shared)) : "-",
             latency, bandwidth,
             topo_profile_threshold_text(topo_profile_cma_threshold(d), threshold,
                                         sizeof(threshold)),
-            c->measured ? "measured" : "default");
+            c->measured ? "measured" : "default",
+            topo_profile_threshold_text(topo_profile_cma_threshold_stream(d), stream,
+                                        sizeof(stream)));
 }
 
 void topo_hw_print(FILE *out)
@@ -213,9 +220,10 @@ void topo_hw_print(FILE *out)
         fprintf(out, "profile: default (no profile; nodempi-probe --write creates %s)\n", path);
     else
         fprintf(out, "profile: default (no profile)\n");
-    fprintf(out, "distance classes on this machine (latency: median (min-max) one-way; "
-                 "bandwidth GB/s: two-copy / single-copy):\n");
-    fprintf(out, "  %-11s %-6s %-8s %-22s %-13s %s\n", "class", "pair", "shared", "latency",
+    fprintf(out, "distance classes on this machine (latency: one-way median (min-max); "
+                 "bandwidth GB/s:\ntwo-copy through the ring / same with streaming stores / "
+                 "single copy):\n");
+    fprintf(out, "  %-11s %-6s %-8s %-22s %-15s %s\n", "class", "pair", "shared", "latency",
             "bandwidth", "single-copy threshold");
     for (int d = 0; d < TOPO_UNKNOWN; d++)
         if (topo_distance_present((enum topo_distance)d))

@@ -28,9 +28,9 @@ const char *topo_distance_name(enum topo_distance d);
 int topo_distance_from_name(const char *name, size_t len, enum topo_distance *out);
 
 /* Load the hwloc topology (once; later calls are free) and the profile (src/topo/profile.h).
- * Cheap (~1-4 ms, mostly hwloc's plugin loading). Returns MPI_SUCCESS; when hwloc fails the
- * machine is described as "unknown" (every pair TOPO_UNKNOWN, no cache sizes) and the
- * reason goes to stderr: callers need no fallback path. */
+ * About 1 ms here (hwloc's sysfs reads; its plugins are skipped). Returns MPI_SUCCESS; when
+ * hwloc fails the machine is described as "unknown" (every pair TOPO_UNKNOWN, no cache sizes)
+ * and the reason goes to stderr: callers need no fallback path. */
 int topo_hw_init(void);
 void topo_hw_finalize(void);
 
@@ -53,7 +53,8 @@ enum topo_distance topo_distance_between_cpus(int cpu_a, int cpu_b);
 
 /* Size of the smallest cache both CPUs share (the pipelined copy's working set should fit in
  * it), 0 when they share none. With an unbound CPU (-1): the smallest cache that covers every
- * CPU of the machine, since wherever the ranks run they share at least that; 0 if none. */
+ * CPU of the machine, since wherever the ranks run they share at least that; 0 if none.
+ * hwloc's size, or less when the profile measured less (the effective size). */
 size_t topo_shared_cache_bytes(int cpu_a, int cpu_b);
 
 /* The class two unbound ranks should assume: the widest class any two CPUs of this machine

@@ -23,12 +23,17 @@ struct topo_machine {
     int cpu_limit;                 /* cpus[] covers OS CPU numbers 0 .. cpu_limit - 1 */
     struct topo_hw_cpu *cpus;
     size_t machine_cache_bytes;    /* smallest cache covering every CPU, 0 if none */
+    int machine_cache_level;
     /* Filled by topo_distance_classify_machine: */
     int example[TOPO_DISTANCE_CLASSES][2]; /* first CPU pair of each class, -1 if absent */
     enum topo_distance unbound;
 };
 
 extern struct topo_machine topo_machine;
+
+/* distance.c: the smallest cache two CPUs share as hwloc reports it (topo_shared_cache_bytes
+ * without the profile's measured cap), and its level. */
+size_t topo_distance_shared_cache(int cpu_a, int cpu_b, int *level);
 
 /* distance.c: find the classes present and an example pair of each (O(cpus^2), once). */
 void topo_distance_classify_machine(void);

@@ -19,49 +19,51 @@ static struct topo_profile current_profile;
 static int current_loaded;
 
 /* ---- defaults ------------------------------------------------------------------------------
- * Without a measurement the threshold of a class is derived from the cache its pairs share:
+ * Without a measurement the threshold of a class comes from the cache its pairs share. The
+ * numbers quoted are nodempi-probe's on this machine (2 vCPUs of an AMD EPYC under KVM, private
+ * 1 MiB L2s, one L3; the host moves the vCPUs, so the two CPUs are 30-40 ns or ~160 ns apart).
  *
- * - Pairs that share a cache (same core, shared L2, shared L3): the pipelined copy hands each
- *   chunk from one core to the other through that cache, both cores copying at once, at cache
- *   speed; single copy (process_vm_readv) pins and maps every 4 KiB page in the kernel, which
- *   caps it well below memcpy (ARCHITECTURE.md: on this machine Open MPI's CMA moved 4 MiB at
- *   ~35 GB/s, its copy through shared memory ~57 GB/s). Once the message outgrows the shared
- *   cache, source and destination stream from memory either way, the pipelined copy loses its
- *   edge and single copy still moves each byte once and leaves the sender's core free (overlap
- *   for MPI_Isend). So the default threshold is the size of the shared cache. Seed 001 §4.1
- *   picked 32 KB for its shared-cache pairs on a 4 MB-L2 Clovertown, far below its cache size,
- *   because LiMIC2 was a cheap kernel copy next to a slow two-copy path; the measured probe
- *   on this machine (docs/benchmarks.md) is what overrides this guess.
- * - Same PU (two ranks bound to one CPU, oversubscribed): the pipelined copy needs a context
- *   switch per ring's worth of data, single copy needs none; the same-core default is
- *   therefore the smaller of the L2 (hyperthreads share it) and 64 KiB (the largest pair ring,
- *   src/shm/segment.c).
- * - No shared cache (same NUMA node, other node): the extra copy of the pipelined path crosses
- *   between private caches or memory; it costs more than single copy's fixed cost (~1 us:
- *   system call, page pinning, completion flag) once size / bandwidth > 1 us, i.e. ~32 KiB at
- *   the ~32 GB/s a core copies through L2, and half that across NUMA nodes where the extra copy
- *   crosses the interconnect twice. Seed 001 has the same ordering (2 KB intra-socket, 1 KB
- *   inter-socket, 16x and 32x below its shared-cache value).
+ * - Same core (one PU time-shared, or hyperthreads) and shared L2: the pipelined copy hands
+ *   each chunk over inside the caches the pair shares, L1/L2 speed, while single copy
+ *   (process_vm_readv) pins and maps every 4 KiB page in the kernel: measured on one PU, the
+ *   ring moved 13 GB/s from 64 KiB on, single copy 7.6 GB/s at 64 KiB and drew level (~12.5)
+ *   only from 512 KiB - 1 MiB. Once the message outgrows the shared L2 both stream through the
+ *   L3 or memory and single copy frees the sender's core (overlap for MPI_Isend), so the default
+ *   is the L2 size. Seed 001 §4.1 used 32 KB for shared-cache pairs because LiMIC2 was a cheap
+ *   kernel copy next to a slow two-copy path.
+ * - Shared L3 only: every line of every chunk crosses between the two private L2s twice (the
+ *   sender's write fetches it back from the receiver, then the receiver reads it), and the L3
+ *   does not absorb that: the ring (memcpy) measured 8.5 GB/s with the vCPUs close and 2 GB/s
+ *   with them far apart, single copy 10-13.5 GB/s from 64 KiB up to the (effective) L3 size. So
+ *   the default is one pair ring (64 KiB, src/shm/segment.c): up to it a message is one pass
+ *   through the ring without reusing lines the receiver holds; the measured threshold was
+ *   64 KiB (close) and 8-16 KiB (far). A ring written with streaming stores (no fetch before the
+ *   write) ran 12-17 GB/s either way and beat single copy at every size ("never").
+ * - No shared cache (same NUMA node, other node): the extra copy crosses between private caches
+ *   or memory; it costs more than single copy's fixed cost (~1 us: system call, page pinning,
+ *   completion flag) once size / bandwidth > 1 us, ~32 KiB at ~32 GB/s, and half that across
+ *   NUMA nodes where the extra copy crosses the interconnect twice. Seed 001 keeps the same
+ *   order (2 KB intra-socket, 1 KB inter-socket, below its shared-cache value).
  */
 enum { DEFAULT_RING_BYTES = 64 * 1024, DEFAULT_SAME_NUMA = 32 * 1024,
-       DEFAULT_OTHER_NUMA = 16 * 1024, DEFAULT_NO_HWLOC_CACHE = 1024 * 1024 };
+       DEFAULT_OTHER_NUMA = 16 * 1024, DEFAULT_NO_HWLOC_L2 = 1024 * 1024 };
 
 static size_t default_threshold(enum topo_distance d)
 {
-    int a = 0, b = 0;
-    size_t shared = 0;
+    int a = 0, b = 0, level;
+    size_t shared = 0; /* hwloc's size: defaults must not depend on a profile being loaded */
     if (topo_distance_example(d, &a, &b) == 0)
-        shared = topo_shared_cache_bytes(a, b);
+        shared = topo_distance_shared_cache(a, b, &level);
     switch (d) {
-    case TOPO_SAME_CORE: { /* the L2 of the core (its smallest shared cache is the L1) */
-        size_t l2 = topo_hw_cache_bytes(a >= 0 && topo_hw_cpu_present(a) ? a : 0, 2);
-        return l2 && l2 < DEFAULT_RING_BYTES ? l2 : DEFAULT_RING_BYTES;
-    }
+    case TOPO_SAME_CORE: /* the L2 of the core (its smallest shared cache is the L1) */
+        shared = topo_hw_cache_bytes(topo_hw_cpu_present(a) ? a : 0, 2);
+        return shared ? shared : DEFAULT_NO_HWLOC_L2;
     case TOPO_SHARED_L2:
+        if (shared == 0) /* class absent here: the L2 of CPU 0, if any */
+            shared = topo_hw_cache_bytes(0, 2);
+        return shared ? shared : DEFAULT_NO_HWLOC_L2;
     case TOPO_SHARED_L3:
-        if (shared == 0) /* class absent here: the cache of its level on CPU 0, if any */
-            shared = topo_hw_cache_bytes(0, d == TOPO_SHARED_L2 ? 2 : 3);
-        return shared ? shared : DEFAULT_NO_HWLOC_CACHE;
+        return DEFAULT_RING_BYTES;
     case TOPO_SAME_NUMA:
         return DEFAULT_SAME_NUMA;
     case TOPO_OTHER_NUMA:
@@ -82,6 +84,7 @@ void topo_profile_defaults(struct topo_profile *p)
         p->cls[d].cpu_a = p->cls[d].cpu_b = -1;
         topo_distance_example((enum topo_distance)d, &p->cls[d].cpu_a, &p->cls[d].cpu_b);
         p->cls[d].cma_threshold = default_threshold((enum topo_distance)d);
+        p->cls[d].cma_threshold_stream = p->cls[d].cma_threshold;
     }
 }
 
@@ -116,8 +119,12 @@ static const struct profile_key class_keys[] = {
     {"latency_min_ns", KEY_DOUBLE, offsetof(struct topo_profile_class, latency_min_ns)},
     {"latency_max_ns", KEY_DOUBLE, offsetof(struct topo_profile_class, latency_max_ns)},
     {"two_copy_gbps", KEY_DOUBLE, offsetof(struct topo_profile_class, two_copy_gbps)},
+    {"two_copy_stream_gbps", KEY_DOUBLE,
+     offsetof(struct topo_profile_class, two_copy_stream_gbps)},
     {"cma_gbps", KEY_DOUBLE, offsetof(struct topo_profile_class, cma_gbps)},
     {"cma_threshold", KEY_THRESHOLD, offsetof(struct topo_profile_class, cma_threshold)},
+    {"cma_threshold_stream", KEY_THRESHOLD,
+     offsetof(struct topo_profile_class, cma_threshold_stream)},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -274,7 +281,8 @@ static const char *parse_line(char *line, struct topo_profile *p)
     }
     if (parse_value(k->kind, value, target + k->offset) != 0)
         return k->kind == KEY_VERSION ? "unsupported version" : "invalid value";
-    if (k->kind == KEY_THRESHOLD) /* the class's own threshold now overrides the default */
+    /* The class's own threshold now overrides the default. */
+    if (k->kind == KEY_THRESHOLD && k->offset == offsetof(struct topo_profile_class, cma_threshold))
         ((struct topo_profile_class *)target)->measured = 1;
     return NULL;
 }
@@ -432,12 +440,29 @@ const struct topo_profile *topo_profile_current(void)
     return &current_profile;
 }
 
-size_t topo_profile_cma_threshold(enum topo_distance d)
+size_t topo_profile_cache_bytes(int level)
+{
+    /* No topo_profile_current() here: the defaults are computed from hwloc sizes before the
+     * profile is loaded, and must not recurse into loading it. */
+    if (!current_loaded || level < 1 || level > TOPO_PROFILE_CACHE_LEVELS)
+        return 0;
+    return current_profile.cache_bytes[level - 1];
+}
+
+/* The class whose values apply to d: unbound ranks borrow topo_distance_unbound()'s. */
+static const struct topo_profile_class *class_for(enum topo_distance d)
 {
     const struct topo_profile *p = topo_profile_current();
     if ((unsigned)d >= TOPO_DISTANCE_CLASSES)
         d = TOPO_UNKNOWN;
     if (d == TOPO_UNKNOWN && !p->cls[d].measured)
         d = topo_distance_unbound();
-    return p->cls[d].cma_threshold;
+    return &p->cls[d];
+}
+
+size_t topo_profile_cma_threshold(enum topo_distance d) { return class_for(d)->cma_threshold; }
+
+size_t topo_profile_cma_threshold_stream(enum topo_distance d)
+{
+    return class_for(d)->cma_threshold_stream;
 }

@@ -24,8 +24,10 @@ struct topo_profile_class {
     double latency_ns;        /* one-way cache-line latency, median over runs (0 = unknown) */
     double latency_min_ns, latency_max_ns;
     double two_copy_gbps;     /* best pipelined copy through a shared buffer, GB/s (1e9 B/s) */
+    double two_copy_stream_gbps; /* same with streaming (non-temporal) stores into the ring */
     double cma_gbps;          /* best single copy (process_vm_readv), GB/s */
     size_t cma_threshold;     /* smallest message pulled with single copy, or NEVER */
+    size_t cma_threshold_stream; /* the same against the streaming-store pipeline */
 };
 
 struct topo_profile {
@@ -42,10 +44,16 @@ struct topo_profile {
 
 /* Smallest rendezvous message worth single copy between two ranks of class d, in bytes;
  * TOPO_THRESHOLD_NEVER when the pipelined copy always wins. TOPO_UNKNOWN (unbound ranks) gets
- * the value of topo_distance_unbound()'s class unless the profile names "unknown" itself. */
+ * the value of topo_distance_unbound()'s class unless the profile names "unknown" itself.
+ * The pipelined copy measured is memcpy into the ring; topo_profile_cma_threshold_stream is the
+ * threshold against a pipeline that writes the ring with streaming stores. */
 size_t topo_profile_cma_threshold(enum topo_distance d);
+size_t topo_profile_cma_threshold_stream(enum topo_distance d);
 /* The whole profile in use (defaults where the file said nothing). */
 const struct topo_profile *topo_profile_current(void);
+/* Cache of `level` (1-3) as the loaded profile measured it, 0 when no profile is loaded (yet)
+ * or the level is unknown. */
+size_t topo_profile_cache_bytes(int level);
 
 void topo_profile_init(void);     /* called by topo_hw_init */
 void topo_profile_finalize(void); /* called by topo_hw_finalize */

@@ -4,8 +4,8 @@
 #   e.g. run_with.sh mpicc.mpich mpiexec.mpich
 #        run_with.sh mpicc.openmpi mpiexec.openmpi --oversubscribe
 # Environment: MT_AREAS (default: every directory here that has a testlist), MT_FILTER
-# (regex on test names), MT_TIMEOUT (seconds per run, default 60), MT_BUILD_DIR (default under /tmp),
-# MT_CFLAGS (extra compiler flags), MT_VERBOSE=1 (show output of passing runs too).
+# (regex on test names), MT_TIMEOUT (seconds per run, default 120), MT_BUILD_DIR (default
+# under /tmp), MT_CFLAGS (extra compiler flags), MT_VERBOSE=1 (also show passing output).
 # Prints one line per run and a final "N passed, N failed" summary; exit 1 if any failed.
 
 set -u
@@ -20,7 +20,7 @@ MPIEXEC="$*"
 HERE=$(cd "$(dirname "$0")" && pwd)
 AREAS=${MT_AREAS:-$(for d in "$HERE"/*/; do [ -f "$d/testlist" ] && basename "$d"; done)}
 FILTER=${MT_FILTER:-.}
-TIMEOUT=${MT_TIMEOUT:-60}
+TIMEOUT=${MT_TIMEOUT:-120}
 BUILD=${MT_BUILD_DIR:-/tmp/nodempi-mpitests-$(basename "$MPICC")}
 CFLAGS="-std=c11 -O2 -g -Wall -Wextra -Werror -I$HERE/common ${MT_CFLAGS:-}"
 

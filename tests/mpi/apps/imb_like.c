@@ -1,7 +1,8 @@
 /* imb_like.c - an Intel-MPI-Benchmarks-style driver: PingPong, Sendrecv, Exchange, Allreduce,
  * Alltoall, Bcast and Barrier, each run on active groups of 2, 4, 8, ... and all processes
  * (MPI_Comm_split into an active communicator; idle processes get MPI_COMM_NULL and wait),
- * over message sizes 0 .. 64 KiB, reporting t_min/t_max/t_avg reduced over the active group.
+ * over message sizes 0, 1, 8, ..., 32 KiB, reporting t_min/t_max/t_avg reduced over the active
+ * group.
  * Like IMB's -check mode, every received buffer is verified. Works on any number of ranks
  * (PingPong needs 2). */
 #include <mpi.h>
@@ -178,8 +179,8 @@ static void run(const struct bench *bm, int np, struct bufs *b)
                    "#bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n",
                    bm->name, np, wsize - np);
         for (int bytes = 0; bytes <= (bm->has_sizes ? MAX_BYTES : 0);
-             bytes = bytes ? bytes * 4 : 1) {
-            int iters = bytes >= 16384 ? 4 : 16;
+             bytes = bytes ? bytes * 8 : 1) {
+            int iters = bytes >= 16384 ? 3 : 10;
             double t, tmin, tmax, tsum;
             bm->fn(active, bytes, -1, b); /* warm-up, also checked */
             MPI_Barrier(active);

@@ -50,7 +50,8 @@ int main(int argc, char **argv)
                           MPI_LONG_DOUBLE, MPI_C_DOUBLE_COMPLEX,       MPI_2INT,
                           MPI_DOUBLE_INT,  MPI_SHORT_INT};
     const int counts[] = {0, 1, 2, 3, 17, 1000, 4096, 65537};
-    const int nsel = (int)(sizeof sel / sizeof sel[0]), ncounts = (int)(sizeof counts / sizeof counts[0]);
+    const int nsel = (int)(sizeof sel / sizeof sel[0]);
+    const int ncounts = (int)(sizeof counts / sizeof counts[0]);
     for (int s = 0; s < nsel; s++) {
         const mtr_type *t = mtr_find(types, ntypes, sel[s]);
         MT_ASSERT(t != NULL, "type missing from the table");

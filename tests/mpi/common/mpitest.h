@@ -347,7 +347,8 @@ static inline size_t mt_verify_const_(const char *file, int line, const void *bu
         if (p[i] != val && bad++ == 0)
             first = i;
     if (bad)
-        mt_fail(file, line, "%s: %zu of %zu bytes changed; first at offset %zu: expected 0x%02x, got 0x%02x",
+        mt_fail(file, line,
+                "%s: %zu of %zu bytes changed; first at offset %zu: expected 0x%02x, got 0x%02x",
                 what, bad, nbytes, first, val, p[first]);
     return bad;
 }

@@ -244,9 +244,9 @@ static inline int64_t mtr_mul_i64(int64_t a, int64_t b) { return a * b; }
                 T v = (T)mtr_cval(op, r, i);                                                  \
                 if (op == MTR_SUM)                                                            \
                     a = a + v;                                                                \
-                else /* exact Gaussian-integer product */                                    \
-                    a = (R)(creall(a) * creall(v) - cimagl(a) * cimagl(v)) +                    \
-                        (R)(creall(a) * cimagl(v) + cimagl(a) * creall(v)) * I;                 \
+                else /* exact Gaussian-integer product */                                     \
+                    a = (R)(creall(a) * creall(v) - cimagl(a) * cimagl(v)) +                  \
+                        (R)(creall(a) * cimagl(v) + cimagl(a) * creall(v)) * I;               \
             }                                                                                 \
             p[i] = a;                                                                         \
         }                                                                                     \

@@ -52,7 +52,8 @@ int main(int argc, char **argv)
         MT_CHECK(len > 0 && len < MPI_MAX_ERROR_STRING, "MPI_Error_string(%s): resultlen %d",
                  classes[i].name, len);
         if (len > 0 && len < MPI_MAX_ERROR_STRING) {
-            MT_CHECK(msg[len] == '\0', "MPI_Error_string(%s): no NUL at resultlen", classes[i].name);
+            MT_CHECK(msg[len] == '\0', "MPI_Error_string(%s): no NUL at resultlen",
+                     classes[i].name);
             MT_CHECK((int)strlen(msg) == len, "MPI_Error_string(%s): strlen %zu != resultlen %d",
                      classes[i].name, strlen(msg), len);
         }

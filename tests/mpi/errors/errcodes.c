@@ -89,10 +89,12 @@ int main(int argc, char **argv)
     {
         int rc = MPI_Send(NULL, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD);
         MT_CHECK(rc == MPI_SUCCESS || mt_errclass(rc) == MPI_ERR_BUFFER,
-                 "MPI_Send(NULL, 4, .., MPI_PROC_NULL): class %s", mt_errclass_name(mt_errclass(rc)));
+                 "MPI_Send(NULL, 4, .., MPI_PROC_NULL): class %s",
+                 mt_errclass_name(mt_errclass(rc)));
         rc = MPI_Recv(NULL, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st);
         MT_CHECK(rc == MPI_SUCCESS || mt_errclass(rc) == MPI_ERR_BUFFER,
-                 "MPI_Recv(NULL, 4, .., MPI_PROC_NULL): class %s", mt_errclass_name(mt_errclass(rc)));
+                 "MPI_Recv(NULL, 4, .., MPI_PROC_NULL): class %s",
+                 mt_errclass_name(mt_errclass(rc)));
     }
 
     /* collectives: bad root, null op */
@@ -102,7 +104,8 @@ int main(int argc, char **argv)
     EXPECT(MPI_ERR_OP, MPI_Reduce(buf, rbuf, 1, MPI_INT, MPI_OP_NULL, 0, MPI_COMM_WORLD));
 
     /* valid edge cases must not be rejected */
-    MT_MPI(MPI_Sendrecv(NULL, 0, MPI_INT, right, 0, NULL, 0, MPI_INT, left, 0, MPI_COMM_WORLD, &st));
+    MT_MPI(MPI_Sendrecv(NULL, 0, MPI_INT, right, 0, NULL, 0, MPI_INT, left, 0, MPI_COMM_WORLD,
+                        &st));
     MT_CHECK_STATUS(&st, left, 0, MPI_INT, 0, "zero-count MPI_Sendrecv with NULL buffers");
     MT_MPI(MPI_Sendrecv(buf, 1, MPI_INT, right, tag_ub, rbuf, 1, MPI_INT, left, tag_ub,
                         MPI_COMM_WORLD, &st));
@@ -113,7 +116,8 @@ int main(int argc, char **argv)
     /* the job continues normally */
     for (int i = 0; i < 16; i++)
         buf[i] = 1000 * mt_rank + i;
-    MT_MPI(MPI_Sendrecv(buf, 16, MPI_INT, right, 5, rbuf, 16, MPI_INT, left, 5, MPI_COMM_WORLD, &st));
+    MT_MPI(MPI_Sendrecv(buf, 16, MPI_INT, right, 5, rbuf, 16, MPI_INT, left, 5, MPI_COMM_WORLD,
+                        &st));
     for (int i = 0; i < 16; i++)
         MT_CHECK_INT(1000 * left + i, rbuf[i], "ring exchange after the errors");
     int one = 1, sum = 0;

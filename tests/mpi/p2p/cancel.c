@@ -65,7 +65,8 @@ int main(int argc, char **argv)
             canc = 1;
             MPI_Test_cancelled(&st, &canc);
             MT_CHECK(!canc, "MPI_Test_cancelled true for a receive that completed before cancel");
-            MT_CHECK_STATUS(&st, left, 20 + s, MPI_BYTE, sizes[s], "completed-then-cancelled receive");
+            MT_CHECK_STATUS(&st, left, 20 + s, MPI_BYTE, sizes[s],
+                            "completed-then-cancelled receive");
             MT_VERIFY(rbuf, (size_t)sizes[s], (uint64_t)(left * 10 + s),
                       "completed-then-cancelled receive");
             MPI_Wait(&sreq, MPI_STATUS_IGNORE);

@@ -12,7 +12,8 @@
 #define GEN_INT(T, v) ((T)(v))
 #define GEN_FLT(T, v) ((T)((double)(int32_t)(v) / 64.0))
 #define GEN_BOOL(T, v) ((T)((v) & 1))
-#define GEN_CPLX(T, v) ((T)((double)(int16_t)(v) / 4.0) + (T)((double)(int16_t)((v) >> 16) / 8.0) * I)
+#define GEN_CPLX(T, v)                                                                        \
+    ((T)((double)(int16_t)(v) / 4.0) + (T)((double)(int16_t)((v) >> 16) / 8.0) * I)
 
 #define SCALAR_TYPES(X)                                                                       \
     X(MPI_CHAR, char, GEN_INT, char)                                                          \

@@ -153,7 +153,7 @@ static int complex_ok(MPI_Op op, const void *buf, int i, double expect_real_fact
 
 /* One operator on one kind: all ranks accumulate onto all ranks; then check our window. */
 static void run_case(MPI_Win win, char *base, const struct op_case *c, enum kind k, int lock_all,
-                     const char *flavor)
+                     int count, const char *flavor)
 {
     MPI_Datatype type = kind_type(k);
     char origin[K * 32];
@@ -169,14 +169,14 @@ static void run_case(MPI_Win win, char *base, const struct op_case *c, enum kind
         MT_MPI(MPI_Win_fence(0, win));
     for (int s = 0; s < mt_size; s++) {
         int t = (mt_rank + s) % mt_size;
-        for (int i = 0; i < K; i++)
+        for (int i = 0; i < count; i++)
             store(k, origin, i, origin_value(c->op, mt_rank, i), mt_rank);
         /* MPI-3.1 lists MPI_NO_OP for the fetching accumulates only */
         char result[K * 32];
         int rc = c->op == MPI_NO_OP
-                     ? MPI_Get_accumulate(origin, K, type, result, K, type, t, 0, K, type,
-                                          c->op, win)
-                     : MPI_Accumulate(origin, K, type, t, 0, K, type, c->op, win);
+                     ? MPI_Get_accumulate(origin, count, type, result, count, type, t, 0, count,
+                                          type, c->op, win)
+                     : MPI_Accumulate(origin, count, type, t, 0, count, type, c->op, win);
         MT_CHECK(rc == MPI_SUCCESS, "%s window: MPI_Accumulate %s on %s failed (code %d)",
                  flavor, c->name, kind_names[k], rc);
     }
@@ -191,7 +191,7 @@ static void run_case(MPI_Win win, char *base, const struct op_case *c, enum kind
         double expect = init_value(c->op, mt_rank, i);
         int expect_index = 1000 + mt_rank, index = -1;
         int is_replace_value = 0;
-        for (int o = 0; o < mt_size; o++) {
+        for (int o = 0; o < mt_size && i < count; o++) {
             double v = origin_value(c->op, o, i);
             if (c->op == MPI_MINLOC || c->op == MPI_MAXLOC) {
                 /* ties go to the smaller index; origins' indices are their ranks */
@@ -209,17 +209,18 @@ static void run_case(MPI_Win win, char *base, const struct op_case *c, enum kind
             }
         }
         double got = load(k, base, i, &index);
-        if (c->op == MPI_REPLACE) {
+        if (c->op == MPI_REPLACE && i < count) {
             for (int o = 0; o < mt_size; o++)
                 is_replace_value |= got == origin_value(c->op, o, i);
             MT_CHECK(is_replace_value, "%s window, %s, REPLACE on %s: [%d] = %g is nobody's",
                      flavor, lock_all ? "lock_all" : "fence", kind_names[k], i, got);
         } else if (k == K_DCOMPLEX) {
-            MT_CHECK(complex_ok(c->op, base, i, expect, mt_size + 1),
+            MT_CHECK(complex_ok(c->op, base, i, expect, i < count ? mt_size + 1 : 1),
                      "%s window, %s on double complex: element %d wrong", flavor, c->name, i);
         } else {
-            MT_CHECK(got == expect, "%s window, %s, %s on %s: [%d] = %g, expected %g", flavor,
-                     lock_all ? "lock_all" : "fence", c->name, kind_names[k], i, got, expect);
+            MT_CHECK(got == expect, "%s window, %s, %s on %d %s: [%d] = %g, expected %g", flavor,
+                     lock_all ? "lock_all" : "fence", c->name, count, kind_names[k], i, got,
+                     expect);
             if (k == K_DOUBLE_INT)
                 MT_CHECK(index == expect_index, "%s window, %s: [%d] index %d, expected %d",
                          flavor, c->name, i, index, expect_index);
@@ -348,7 +349,9 @@ int main(int argc, char **argv)
         MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
         for (int c = 0; c < NCASES; c++)
             for (int j = 0; j < cases[c].nkinds && !reference_bug(&cases[c], flavor); j++)
-                run_case(win, base, &cases[c], cases[c].kinds[j], (c + j) % 2, fname);
+                for (int count = 1; count <= K; count += K - 1) /* one element and many */
+                    run_case(win, base, &cases[c], cases[c].kinds[j], (c + j) % 2, count,
+                             fname);
         derived_case(win, base, fname);
         get_accumulate_case(win, base, fname);
         MT_MPI(MPI_Win_free(&win));

@@ -136,10 +136,58 @@ static void run(int flavor)
     free(owned);
 }
 
+/* Whole-array accumulates and single-element fetch-and-ops on the same elements at once
+ * (implementations may update them by different means: they must still be atomic with
+ * respect to each other). Even ranks add 1 to all M elements of rank 0 with one
+ * MPI_Accumulate, odd ranks add 1 to each element with MPI_Fetch_and_op. */
+static void mixed(int flavor)
+{
+    enum { M = 64, ROUNDS = 40 };
+    MPI_Win win;
+    int *base = NULL, *owned = NULL;
+    if (flavor == 0) {
+        owned = base = mt_malloc(M * sizeof(int));
+        MT_MPI(MPI_Win_create(base, M * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                              &win));
+    } else {
+        MT_MPI(MPI_Win_allocate(M * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                                &base, &win));
+    }
+    for (int i = 0; i < M; i++)
+        base[i] = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    int ones[M], old;
+    for (int i = 0; i < M; i++)
+        ones[i] = 1;
+    MT_MPI(MPI_Win_lock_all(0, win));
+    for (int r = 0; r < ROUNDS; r++) {
+        if (mt_rank % 2 == 0) {
+            MT_MPI(MPI_Accumulate(ones, M, MPI_INT, 0, 0, M, MPI_INT, MPI_SUM, win));
+        } else {
+            for (int i = 0; i < M; i++)
+                MT_MPI(MPI_Fetch_and_op(&ones[i], &old, MPI_INT, 0, i, MPI_SUM, win));
+        }
+        MT_MPI(MPI_Win_flush(0, win));
+    }
+    MT_MPI(MPI_Win_unlock_all(win));
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (mt_rank == 0)
+        for (int i = 0; i < M; i++)
+            if (base[i] != ROUNDS * mt_size) {
+                MT_CHECK(0, "flavor %d: mixed accumulate/fetch_and_op [%d] = %d, expected %d",
+                         flavor, i, base[i], ROUNDS * mt_size);
+                break;
+            }
+    MT_MPI(MPI_Win_free(&win));
+    free(owned);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
     for (int flavor = 0; flavor < 3; flavor++)
         run(flavor);
+    for (int flavor = 0; flavor < 2; flavor++)
+        mixed(flavor);
     return mt_finish();
 }

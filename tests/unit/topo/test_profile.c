@@ -41,15 +41,15 @@ static void test_defaults(void)
     for (int d = 0; d < TOPO_DISTANCE_CLASSES; d++)
         CHECK(!p->cls[d].measured, "class %d measured without a file", d);
     int a, b;
-    for (int d = TOPO_SHARED_L2; d <= TOPO_SHARED_L3; d++)
-        if (topo_distance_example((enum topo_distance)d, &a, &b) == 0)
-            CHECK(topo_profile_cma_threshold((enum topo_distance)d) ==
-                      topo_shared_cache_bytes(a, b),
-                  "%s default %zu, shared cache %zu", topo_distance_name((enum topo_distance)d),
-                  topo_profile_cma_threshold((enum topo_distance)d), topo_shared_cache_bytes(a, b));
+    if (topo_distance_example(TOPO_SHARED_L2, &a, &b) == 0)
+        CHECK(topo_profile_cma_threshold(TOPO_SHARED_L2) == topo_shared_cache_bytes(a, b),
+              "shared_l2 default %zu, shared cache %zu",
+              topo_profile_cma_threshold(TOPO_SHARED_L2), topo_shared_cache_bytes(a, b));
+    CHECK(topo_profile_cma_threshold(TOPO_SHARED_L3) == 65536, "shared_l3 default %zu",
+          topo_profile_cma_threshold(TOPO_SHARED_L3));
     size_t l2 = topo_hw_cache_bytes(0, 2);
     size_t same_core = topo_profile_cma_threshold(TOPO_SAME_CORE);
-    CHECK(same_core == (l2 && l2 < 65536 ? l2 : 65536), "same_core default %zu", same_core);
+    CHECK(same_core == (l2 ? l2 : 1u << 20), "same_core default %zu", same_core);
     CHECK(topo_profile_cma_threshold(TOPO_SAME_NUMA) == 32768, "same_numa default");
     CHECK(topo_profile_cma_threshold(TOPO_OTHER_NUMA) == 16384, "other_numa default");
     CHECK(topo_profile_cma_threshold(TOPO_UNKNOWN) ==
@@ -83,7 +83,9 @@ static struct topo_profile sample_profile(void)
     *c = (struct topo_profile_class){.measured = 1, .cpu_a = 0, .cpu_b = 1, .latency_ns = 41.5,
                                      .latency_min_ns = 33, .latency_max_ns = 310.25,
                                      .two_copy_gbps = 21.5, .cma_gbps = 12.25,
-                                     .cma_threshold = TOPO_THRESHOLD_NEVER};
+                                     .two_copy_stream_gbps = 15.5,
+                                     .cma_threshold = TOPO_THRESHOLD_NEVER,
+                                     .cma_threshold_stream = 16384};
     c = &p.cls[TOPO_SAME_CORE];
     *c = (struct topo_profile_class){.measured = 1, .cpu_a = 0, .cpu_b = 0, .latency_ns = 1500,
                                      .latency_min_ns = 1400, .latency_max_ns = 9000,
@@ -121,8 +123,11 @@ static void test_roundtrip(void)
         CHECK(y->cpu_a == x->cpu_a && y->cpu_b == x->cpu_b, "class %d pair", d);
         CHECK(near(y->latency_ns, x->latency_ns) && near(y->latency_min_ns, x->latency_min_ns) &&
                   near(y->latency_max_ns, x->latency_max_ns), "class %d latency", d);
-        CHECK(near(y->two_copy_gbps, x->two_copy_gbps) && near(y->cma_gbps, x->cma_gbps),
+        CHECK(near(y->two_copy_gbps, x->two_copy_gbps) && near(y->cma_gbps, x->cma_gbps) &&
+                  near(y->two_copy_stream_gbps, x->two_copy_stream_gbps),
               "class %d bandwidth", d);
+        CHECK(y->cma_threshold_stream == x->cma_threshold_stream, "class %d stream threshold",
+              d);
         CHECK(y->cma_threshold == x->cma_threshold, "class %d threshold %zu vs %zu", d,
               y->cma_threshold, x->cma_threshold);
     }
@@ -131,6 +136,13 @@ static void test_roundtrip(void)
     reload_with(path);
     CHECK(strcmp(topo_profile_current()->source, path) == 0, "process profile source");
     CHECK(topo_profile_cma_threshold(TOPO_SHARED_L3) == TOPO_THRESHOLD_NEVER, "never");
+    CHECK(topo_profile_cma_threshold_stream(TOPO_SHARED_L3) == 16384, "stream threshold");
+    /* The measured L3 (16 MiB) caps what hwloc says the pair shares. */
+    int a, b;
+    if (topo_distance_example(TOPO_SHARED_L3, &a, &b) == 0 &&
+        topo_hw_cache_bytes(a, 3) >= (16u << 20))
+        CHECK(topo_shared_cache_bytes(a, b) == 16u << 20, "effective L3 %zu",
+              topo_shared_cache_bytes(a, b));
     CHECK(topo_profile_cma_threshold(TOPO_SAME_CORE) == 1000001, "same_core");
     CHECK(topo_profile_cma_threshold(TOPO_SAME_NUMA) == 3u << 20, "same_numa");
     CHECK(topo_profile_cma_threshold(TOPO_UNKNOWN) ==
