@@ -39,7 +39,9 @@ static void set_pair_thresholds(int r)
                           : peer->stream_copy ? topo_profile_cma_threshold_stream(d)
                                               : topo_profile_cma_threshold(d);
     peer->chunk = p2p.chunk;
-    size_t shared = topo_shared_cache_bytes(my_cpu, peer_cpu);
+    /* Two ranks on one CPU take turns on it: their working set is its L2, not the L1. */
+    size_t shared = d == TOPO_SAME_CORE ? topo_hw_cache_bytes(my_cpu, 2)
+                                        : topo_shared_cache_bytes(my_cpu, peer_cpu);
     /* Eight fragments in flight must fit in a quarter of the shared cache, so the copy-in and
      * copy-out of a fragment both hit it (seed 000 §5.2). */
     if (!core_config_is_set("NODEMPI_PIPELINE_CHUNK") && shared && shared / 32 < peer->chunk)

@@ -142,7 +142,7 @@ static void run(int flavor)
  * MPI_Accumulate, odd ranks add 1 to each element with MPI_Fetch_and_op. */
 static void mixed(int flavor)
 {
-    enum { M = 64, ROUNDS = 40 };
+    enum { M = 64, ROUNDS = 100 };
     MPI_Win win;
     int *base = NULL, *owned = NULL;
     if (flavor == 0) {
