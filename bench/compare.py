@@ -641,6 +641,11 @@ def plots(plt, summary, out, floor, memcpy, xcopy, ncpus, ranks, floor_samples):
         ax.set_ylabel("one-way cache-line latency (ns)")
         ax.set_title("hardware floor measured during the run (core 0 <-> core 1)")
         ax.grid(True, alpha=0.3)
+        if all(len(s) > 2 for s in floor_samples):
+            ax2 = ax.twinx()
+            ax2.plot([s[0] for s in floor_samples], [s[2] for s in floor_samples], "-",
+                     color="tab:orange", alpha=0.6)
+            ax2.set_ylabel("host load average (1 min)", color="tab:orange")
         save(fig, "hw_floor.png")
     return made
 
@@ -746,8 +751,9 @@ def main():
                 for b, x, n, me, v in parse_csv(o):
                     raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v,
                                        t=round(time.time() - t_start, 1)))
-                    if me == "oneway_ns":
-                        floor_samples.append((round(time.time() - t_start, 1), v))
+                    if me == "oneway_ns":  # with the load average, to see why numbers move
+                        floor_samples.append((round(time.time() - t_start, 1), v,
+                                              round(os.getloadavg()[0], 1)))
             for m in order:
                 if job.rma and not m.has_rma:
                     continue
@@ -855,6 +861,10 @@ def report(out, meta, raw, raw_hw, failures, runs, args):
     if floors:
         hdr.append("  cache-line one-way latency core0<->core1: median %.0f ns, min %.0f, max %.0f "
                    "over %d samples" % (statistics.median(floors), min(floors), max(floors), len(floors)))
+    loads = [s[2] for s in floor_samples if len(s) > 2]
+    if loads:
+        hdr.append("  host load average (1 min) during the run: median %.1f, max %.1f on %d CPUs"
+                   % (statistics.median(loads), max(loads), ncpus))
     hdr.append("  limit: latency = one-way cache-line latency + size / memcpy bandwidth; "
                "bandwidth = memcpy bandwidth x copying cores")
     board = scoreboard(summary, False)

@@ -28,7 +28,7 @@ static void fail(int line, const char *fmt, ...)
 }
 #define CHECK(c, ...) do { if (!(c)) fail(__LINE__, __VA_ARGS__); } while (0)
 
-#define NB 40 /* block size */
+#define NB 64 /* block size */
 
 static double aval(int i, int j) { return (double)((i * 3 + j * 7) % 11 - 5); }
 static double bval(int i, int j) { return (double)((i * 5 + j * 2) % 13 - 6); }

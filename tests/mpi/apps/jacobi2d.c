@@ -32,9 +32,9 @@ static void fail(int line, const char *fmt, ...)
 }
 #define CHECK(c, ...) do { if (!(c)) fail(__LINE__, __VA_ARGS__); } while (0)
 
-#define NX 61 /* interior columns */
-#define NY 43 /* interior rows */
-#define ITERS 60
+#define NX 601 /* interior columns */
+#define NY 403 /* interior rows */
+#define ITERS 30
 #define RES_EVERY 10
 
 static int block_start(int n, int p, int c) { return c * (n / p) + (c < n % p ? c : n % p); }

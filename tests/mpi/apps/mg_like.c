@@ -1,6 +1,6 @@
 /* mg_like.c - a NAS-MG-like multi-level halo exchange on a periodic 3-D Cartesian communicator
- * (MPI_Dims_create, MPI_Cart_create, MPI_Cart_shift with displacements 1, 2, 4 for the levels
- * of a grid hierarchy 8^3, 4^3, 2^3 per process). Faces travel as derived datatypes: a
+ * (MPI_Dims_create, MPI_Cart_create, MPI_Cart_shift with displacements 1, 2, 4, 8 for the levels
+ * of a grid hierarchy 32^3 .. 4^3 per process). Faces travel as derived datatypes: a
  * contiguous plane, an MPI_Type_vector plane and an MPI_Type_create_subarray plane; each face
  * includes the halos filled by the previous dimension, so edges and corners arrive as in MG's
  * comm3. Two variants: MPI_Sendrecv per direction, and all twelve MPI_Irecv/MPI_Isend per
@@ -32,8 +32,8 @@ static void fail(int line, const char *fmt, ...)
 }
 #define CHECK(c, ...) do { if (!(c)) fail(__LINE__, __VA_ARGS__); } while (0)
 
-#define NFINE 8
-#define LEVELS 3
+#define NFINE 32
+#define LEVELS 4
 
 static int dims[3], coords[3];
 static MPI_Comm cart;
@@ -42,7 +42,7 @@ static MPI_Comm cart;
 static double owned(int level, const int *c, int i, int j, int k)
 {
     int r = (c[0] * dims[1] + c[1]) * dims[2] + c[2];
-    return (double)((((level * 4096 + r) * 16 + i) * 16 + j) * 16 + k);
+    return (double)((((level * 4096 + r) * 64 + i) * 64 + j) * 64 + k);
 }
 
 /* What cell (i, j, k) in 0..n+1 must hold after the exchange at process distance d. */

@@ -29,7 +29,7 @@ static void fail(int line, const char *fmt, ...)
 }
 #define CHECK(c, ...) do { if (!(c)) fail(__LINE__, __VA_ARGS__); } while (0)
 
-#define NPART 103
+#define NPART 2003
 
 struct particle {
     char species;       /* padding follows */
