@@ -42,7 +42,7 @@ static MPI_Comm cart;
 static double owned(int level, const int *c, int i, int j, int k)
 {
     int r = (c[0] * dims[1] + c[1]) * dims[2] + c[2];
-    return (double)((((level * 4096 + r) * 64 + i) * 64 + j) * 64 + k);
+    return (((level * 4096.0 + r) * 64 + i) * 64 + j) * 64 + k; /* exact in a double */
 }
 
 /* What cell (i, j, k) in 0..n+1 must hold after the exchange at process distance d. */
