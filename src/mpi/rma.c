@@ -43,6 +43,29 @@ static int begin_win(MPI_Win handle, struct rma_win **win, const char *function)
                             handle == MPI_WIN_NULL ? " MPI_WIN_NULL" : "");
 }
 
+/* The fast paths' argument test: initialized, a valid window, a real target rank. Everything
+ * it does not accept goes through the checked path, which reports the error. */
+static struct rma_win *fast_win(MPI_Win handle, int target)
+{
+    struct rma_win *win = rma_win_from_handle(handle);
+    if (!win || !nodempi.initialized || nodempi.finalized || target < 0 || target >= win->size)
+        return NULL;
+    return win;
+}
+
+/* Both datatypes the same contiguous predefined type, equal counts: `bytes` plain bytes. */
+static int fast_bytes(MPI_Count origin_count, MPI_Datatype origin_dt, MPI_Count target_count,
+                      MPI_Datatype target_dt, size_t *bytes)
+{
+    if (origin_dt != target_dt || origin_count != target_count || origin_count < 0)
+        return 0;
+    struct dt_type *type = dt_from_handle(origin_dt);
+    if (!type || !type->predefined || !type->contiguous)
+        return 0;
+    *bytes = (size_t)(origin_count * type->size);
+    return 1;
+}
+
 static int check_pointer(struct rma_win *win, const void *p, const char *name,
                          const char *function)
 {
@@ -414,8 +437,12 @@ static int put(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request,
                const char *function)
 {
-    struct rma_win *w;
+    struct rma_win *w = request ? NULL : fast_win(win, target_rank);
     struct dt_type *ot, *tt;
+    size_t bytes;
+    if (w && fast_bytes(origin_count, origin_datatype, target_count, target_datatype, &bytes) &&
+        rma_put_fast(w, origin_addr, bytes, target_rank, target_disp))
+        return MPI_SUCCESS;
     int rc = begin_win(win, &w, function);
     if (rc == MPI_SUCCESS && request)
         rc = check_pointer(w, request, "request", function);
@@ -440,8 +467,12 @@ static int get(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request,
                const char *function)
 {
-    struct rma_win *w;
+    struct rma_win *w = request ? NULL : fast_win(win, target_rank);
     struct dt_type *ot, *tt;
+    size_t bytes;
+    if (w && fast_bytes(origin_count, origin_datatype, target_count, target_datatype, &bytes) &&
+        rma_get_fast(w, origin_addr, bytes, target_rank, target_disp))
+        return MPI_SUCCESS;
     int rc = begin_win(win, &w, function);
     if (rc == MPI_SUCCESS && request)
         rc = check_pointer(w, request, "request", function);
@@ -726,8 +757,12 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     const char *function = "MPI_Fetch_and_op";
-    struct rma_win *w;
-    struct dt_type *t;
+    struct rma_win *w = fast_win(win, target_rank);
+    struct dt_type *t = dt_from_handle(datatype);
+    struct coll_op *o = coll_op_from_handle(op);
+    if (w && t && t->predefined && o &&
+        rma_fetch_and_op_fast(w, origin_addr, result_addr, t, target_rank, target_disp, o))
+        return MPI_SUCCESS;
     int rc = begin_win(win, &w, function);
     if (rc == MPI_SUCCESS)
         rc = check_predefined(w, datatype, &t, function);
@@ -744,8 +779,12 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                           MPI_Win win)
 {
     const char *function = "MPI_Compare_and_swap";
-    struct rma_win *w;
-    struct dt_type *t;
+    struct rma_win *w = fast_win(win, target_rank);
+    struct dt_type *t = dt_from_handle(datatype);
+    if (w && t && t->predefined &&
+        rma_compare_and_swap_fast(w, origin_addr, compare_addr, result_addr, t, target_rank,
+                                  target_disp))
+        return MPI_SUCCESS;
     int rc = begin_win(win, &w, function);
     if (rc == MPI_SUCCESS)
         rc = check_predefined(w, datatype, &t, function);
@@ -941,7 +980,9 @@ int PMPI_Win_unlock_all(MPI_Win win)
 
 static int flush(int rank, MPI_Win win, int all, const char *function)
 {
-    struct rma_win *w;
+    struct rma_win *w = fast_win(win, all ? 0 : rank);
+    if (w && rma_flush(w, all ? -1 : rank) == MPI_SUCCESS)
+        return MPI_SUCCESS;
     int rc = begin_win(win, &w, function);
     if (rc == MPI_SUCCESS && !all)
         rc = check_rank(w, rank, function);

@@ -211,15 +211,17 @@ static int accumulate_atomic(struct acc_args *a)
             element_update(a, t + i, o ? o + i : NULL, r ? r + i : NULL);
         return MPI_SUCCESS;
     }
-    /* Stage origin and result through small packed buffers; walk the target's blocks. */
-    _Alignas(16) char in[STACK_CHUNK], out[STACK_CHUNK];
+    /* Stage origin and result through packed buffers (a few elements: one round); walk the
+     * target's blocks. */
+    enum { STAGE = ATOMIC_MAX_ELEMENTS * 8 };
+    _Alignas(16) char in[STAGE], out[STAGE];
     struct iovec iov[32];
     size_t position = 0;
     while (position < a->bytes) {
         size_t covered;
         int n = dt_iovec_range(a->mem.type, a->mem.local, a->mem.count, position, iov, 32,
                                &covered);
-        size_t len = a->bytes - position < STACK_CHUNK ? a->bytes - position : STACK_CHUNK;
+        size_t len = a->bytes - position < STAGE ? a->bytes - position : STAGE;
         if (covered < len)
             len = covered;
         len -= len % size;
@@ -361,6 +363,49 @@ int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_cou
         return rc;
     }
     return accumulate_locked(&a);
+}
+
+/* One aligned element of a type the CPU updates atomically, on a shared-memory window. */
+static char *atomic_element(struct rma_win *win, struct dt_type *type, int target,
+                            MPI_Aint disp)
+{
+    size_t size = (size_t)type->size;
+    if (!win->shared_memory || !type->contiguous || !rma_atomic_supported(type) ||
+        (size_t)type->element_size != size)
+        return NULL;
+    char *t = rma_direct_address(win, target, disp, size);
+    if (!t || ((uintptr_t)t & (size - 1)) || rma_check_epoch(win, target) != MPI_SUCCESS)
+        return NULL;
+    return t;
+}
+
+int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
+                          struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op)
+{
+    if (!op->predefined || (op->kind != COLL_OP_NO_OP && op->kind != COLL_OP_REPLACE &&
+                            coll_op_check(op, type) != MPI_SUCCESS))
+        return 0;
+    char *t = atomic_element(win, type, target, disp);
+    if (!t)
+        return 0;
+    atomic_enter(win, target);
+    rma_atomic_apply(type->element, (size_t)type->size, op->kind, t, origin, result);
+    atomic_leave(win);
+    return 1;
+}
+
+int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const void *compare,
+                              void *result, struct dt_type *type, int target, MPI_Aint disp)
+{
+    if (rma_check_cas_type(type) != MPI_SUCCESS)
+        return 0;
+    char *t = atomic_element(win, type, target, disp);
+    if (!t)
+        return 0;
+    atomic_enter(win, target);
+    rma_atomic_cas((size_t)type->size, t, compare, origin, result);
+    atomic_leave(win);
+    return 1;
 }
 
 int rma_compare_and_swap(struct rma_win *win, const void *origin, const void *compare,

@@ -16,7 +16,6 @@
 #include "rma/lock.h"
 #include "rma/rma.h"
 
-#define RMA_WIN_MAGIC 0x77696e21u   /* "win!" while the object is alive */
 #define RMA_CACHE_LINE 64
 #define RMA_MAX_REGIONS 128         /* attached regions per rank of a dynamic window */
 
@@ -76,6 +75,11 @@ void rma_wake_rank(struct rma_win *win, int rank);
 /* Per-target mutex around non-atomic accumulates. */
 void rma_mutex_lock(struct rma_win *win, int target);
 void rma_mutex_unlock(struct rma_win *win, int target);
+
+/* transfer.c: the address of `bytes` contiguous bytes at disp of a target this process
+ * addresses directly (shared memory or itself, not dynamic), or NULL when the fast paths do
+ * not apply (they leave every error to the checked path). */
+char *rma_direct_address(struct rma_win *win, int target, MPI_Aint disp, size_t bytes);
 
 /* transfer.c: typed copies. Target memory is (base, count, type) either in this address space
  * (direct) or in process pid (CMA); positions are bytes of the packed stream. */

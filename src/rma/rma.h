@@ -49,7 +49,7 @@ struct rma_win {
     size_t shm_bytes;
     struct rma_shm_header *header;
     struct rma_target_ctrl *targets;  /* [size] */
-    _Atomic uint32_t *posts;          /* [origin * size + target]: Win_post count, target -> origin */
+    _Atomic uint32_t *posts;          /* [origin * size + target]: posts, target -> origin */
     _Atomic uint32_t *completes;      /* [target * size + origin]: Win_complete count */
     struct rma_region *regions;       /* [rank * RMA_MAX_REGIONS + i] (dynamic windows) */
     struct rma_origin_flag *atomic_flags; /* [size] */
@@ -88,8 +88,21 @@ struct rma_win {
  * values (returned by pointer from MPI_Win_get_attr) and writes errhandler, attributes and
  * name; everything else belongs to src/rma. */
 
-struct rma_win *rma_win_from_handle(MPI_Win handle); /* NULL for MPI_WIN_NULL / invalid */
-MPI_Win rma_win_to_handle(const struct rma_win *win);
+#define RMA_WIN_MAGIC 0x77696e21u   /* "win!" while the object is alive */
+
+/* NULL for MPI_WIN_NULL and invalid handles. Inline: it starts every one-sided call. */
+static inline struct rma_win *rma_win_from_handle(MPI_Win handle)
+{
+    if ((uintptr_t)handle < 0x1000)
+        return NULL;
+    struct rma_win *win = (struct rma_win *)handle;
+    return win->magic == RMA_WIN_MAGIC ? win : NULL;
+}
+
+static inline MPI_Win rma_win_to_handle(const struct rma_win *win)
+{
+    return win ? (MPI_Win)win : MPI_WIN_NULL;
+}
 
 /* ---- windows (window.c) ------------------------------------------------------------------ */
 /* Collective over comm (an intracommunicator); info may be NULL. */
@@ -118,9 +131,34 @@ int rma_win_set_info(struct rma_win *win, struct core_info *info);
 int rma_win_get_info(struct rma_win *win, struct core_info **out); /* a new object */
 
 /* ---- operations (transfer.c, accumulate.c) ----------------------------------------------- */
-/* MPI_ERR_RMA_SYNC unless an access epoch to target is open (passive: lock/lock_all only). */
-int rma_check_epoch(struct rma_win *win, int target);
-int rma_check_passive_epoch(struct rma_win *win, int target);
+/* MPI_ERR_RMA_SYNC unless an access epoch to target is open (passive: lock/lock_all only;
+ * target -1: any). An operation in a fence epoch marks the epoch as begun. Inline: on every
+ * operation. */
+static inline int rma_check_epoch(struct rma_win *win, int target)
+{
+    switch (win->access) {
+    case RMA_ACCESS_FENCE:
+        win->ops_since_fence = 1;
+        return MPI_SUCCESS;
+    case RMA_ACCESS_PSCW:
+        return win->in_access_group[target] ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
+    case RMA_ACCESS_LOCK:
+        return win->lock_kind[target] ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
+    case RMA_ACCESS_LOCK_ALL:
+        return MPI_SUCCESS;
+    default:
+        return MPI_ERR_RMA_SYNC;
+    }
+}
+
+static inline int rma_check_passive_epoch(const struct rma_win *win, int target)
+{
+    if (win->access == RMA_ACCESS_LOCK_ALL)
+        return MPI_SUCCESS;
+    if (win->access == RMA_ACCESS_LOCK && (target < 0 || win->lock_kind[target]))
+        return MPI_SUCCESS;
+    return MPI_ERR_RMA_SYNC;
+}
 /* MPI_ERR_RMA_RANGE unless count elements of type at disp lie in target's window memory. */
 int rma_check_range(struct rma_win *win, int target, MPI_Aint disp, MPI_Count count,
                     const struct dt_type *type);
@@ -139,6 +177,17 @@ int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_cou
                    MPI_Count target_count, struct dt_type *target_type, struct coll_op *op);
 int rma_compare_and_swap(struct rma_win *win, const void *origin, const void *compare,
                          void *result, struct dt_type *type, int target, MPI_Aint disp);
+/* Fast paths for the common case: contiguous bytes on a window whose memory this process
+ * addresses, an open epoch, in range; Fetch_and_op / Compare_and_swap as one hardware atomic.
+ * They return 1 when done and 0 when the caller must take the checked general path (which
+ * also reports every error): they never fail. */
+int rma_put_fast(struct rma_win *win, const void *origin, size_t bytes, int target,
+                 MPI_Aint disp);
+int rma_get_fast(struct rma_win *win, void *origin, size_t bytes, int target, MPI_Aint disp);
+int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
+                          struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op);
+int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const void *compare,
+                              void *result, struct dt_type *type, int target, MPI_Aint disp);
 /* Checks shared by the accumulate family (the API layer raises with its own message). */
 int rma_check_accumulate_types(const struct dt_type *a, const struct dt_type *b);
 int rma_check_accumulate_op(const struct coll_op *op, const struct dt_type *type);

@@ -110,32 +110,6 @@ static int access_free(const struct rma_win *win)
            (win->access == RMA_ACCESS_FENCE && !win->ops_since_fence);
 }
 
-int rma_check_epoch(struct rma_win *win, int target)
-{
-    switch (win->access) {
-    case RMA_ACCESS_FENCE:
-        win->ops_since_fence = 1;
-        return MPI_SUCCESS;
-    case RMA_ACCESS_PSCW:
-        return win->in_access_group[target] ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
-    case RMA_ACCESS_LOCK:
-        return win->lock_kind[target] ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
-    case RMA_ACCESS_LOCK_ALL:
-        return MPI_SUCCESS;
-    default:
-        return MPI_ERR_RMA_SYNC;
-    }
-}
-
-int rma_check_passive_epoch(struct rma_win *win, int target)
-{
-    if (win->access == RMA_ACCESS_LOCK_ALL)
-        return MPI_SUCCESS;
-    if (win->access == RMA_ACCESS_LOCK && (target < 0 || win->lock_kind[target]))
-        return MPI_SUCCESS;
-    return MPI_ERR_RMA_SYNC;
-}
-
 /* ---- fence -------------------------------------------------------------------------------- */
 
 int rma_fence(struct rma_win *win, int assert)

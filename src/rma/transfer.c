@@ -250,6 +250,36 @@ int rma_target_write(const struct rma_target_mem *mem, size_t position, const vo
 
 /* ---- put / get ---------------------------------------------------------------------------- */
 
+char *rma_direct_address(struct rma_win *win, int target, MPI_Aint disp, size_t bytes)
+{
+    const struct rma_peer *peer = &win->peers[target];
+    MPI_Aint offset;
+    if (!peer->direct || win->flavor == MPI_WIN_FLAVOR_DYNAMIC || disp < 0 ||
+        __builtin_mul_overflow(disp, peer->disp_unit, &offset) || offset > peer->size ||
+        (size_t)(peer->size - offset) < bytes)
+        return NULL;
+    return peer->local + offset;
+}
+
+int rma_put_fast(struct rma_win *win, const void *origin, size_t bytes, int target,
+                 MPI_Aint disp)
+{
+    char *t = rma_direct_address(win, target, disp, bytes);
+    if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
+        return 0;
+    memcpy(t, origin, bytes);
+    return 1;
+}
+
+int rma_get_fast(struct rma_win *win, void *origin, size_t bytes, int target, MPI_Aint disp)
+{
+    char *t = rma_direct_address(win, target, disp, bytes);
+    if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
+        return 0;
+    memcpy(origin, t, bytes);
+    return 1;
+}
+
 int rma_put(struct rma_win *win, const void *origin, MPI_Count origin_count,
             struct dt_type *origin_type, int target, MPI_Aint disp, MPI_Count target_count,
             struct dt_type *target_type)

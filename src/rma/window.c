@@ -58,19 +58,6 @@ static void compute_layout(int p, int dynamic, size_t data_bytes, struct layout 
     l->total = round_up(l->data + data_bytes, page);
 }
 
-struct rma_win *rma_win_from_handle(MPI_Win handle)
-{
-    if ((uintptr_t)handle < 0x1000)
-        return NULL;
-    struct rma_win *win = (struct rma_win *)handle;
-    return win->magic == RMA_WIN_MAGIC ? win : NULL;
-}
-
-MPI_Win rma_win_to_handle(const struct rma_win *win)
-{
-    return win ? (MPI_Win)win : MPI_WIN_NULL;
-}
-
 static void win_destroy(struct rma_win *win)
 {
     if (win->shm)

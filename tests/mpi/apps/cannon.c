@@ -3,8 +3,9 @@
  * sit out), made a periodic MPI_Cart_create grid; the initial skew moves block A(i,j) left by
  * i and B(i,j) up by j with MPI_Cart_shift + MPI_Sendrecv_replace, then q steps of local
  * multiply-add and single shifts. Each rank checks its C block against a direct computation
- * (integer-valued entries, so the result is exact), and the grid's Frobenius norm is summed
- * with MPI_Reduce. Works on any number of ranks. */
+ * (integer-valued entries, so the result is exact), row sums of C are formed over process rows
+ * from MPI_Cart_sub and checked, and the grid's Frobenius norm is summed with MPI_Reduce.
+ * Works on any number of ranks. */
 #include <mpi.h>
 #include <math.h>
 #include <stdarg.h>
@@ -107,6 +108,36 @@ int main(int argc, char **argv)
                 fro += c[i * NB + j] * c[i * NB + j];
             }
         MPI_Reduce(&fro, &gfro, 1, MPI_DOUBLE, MPI_SUM, 0, grid);
+
+        /* row sums of C: the process row is a sub-grid keeping dimension 1 */
+        MPI_Comm prow;
+        int keep[2] = {0, 1}, prsize, prrank;
+        double part[NB], rowsum[NB];
+        MPI_Cart_sub(grid, keep, &prow);
+        MPI_Comm_size(prow, &prsize);
+        MPI_Comm_rank(prow, &prrank);
+        CHECK(prsize == q && prrank == bj, "Cart_sub row: size %d rank %d, expected %d %d",
+              prsize, prrank, q, bj);
+        for (int i = 0; i < NB; i++) {
+            part[i] = 0.0;
+            for (int j = 0; j < NB; j++)
+                part[i] += c[i * NB + j];
+        }
+        MPI_Allreduce(part, rowsum, NB, MPI_DOUBLE, MPI_SUM, prow);
+        for (int i = 0; i < NB; i++) {
+            double s = 0.0;
+            for (int k = 0; k < n; k++) {
+                double bs = 0.0;
+                for (int j = 0; j < n; j++)
+                    bs += bval(k, j);
+                s += aval(bi * NB + i, k) * bs;
+            }
+            if (rowsum[i] != s) {
+                fail(__LINE__, "row sum %d of C is %g, expected %g", bi * NB + i, rowsum[i], s);
+                break;
+            }
+        }
+        MPI_Comm_free(&prow);
         if (me == 0) {
             for (int i = 0; i < n; i++)
                 for (int j = 0; j < n; j++) {

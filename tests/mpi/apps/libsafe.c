@@ -6,7 +6,8 @@
  * (not copied / MPI_COMM_DUP_FN), delete callbacks on MPI_Comm_free and MPI_Comm_delete_attr,
  * predefined attributes, and error handling: MPI_ERRORS_RETURN with the error classes of a bad
  * rank, tag, count and root; a user error handler (also inherited by MPI_Comm_dup and invoked by
- * MPI_Comm_call_errhandler); a library error class/code/string (MPI_Add_error_*). Needs no
+ * MPI_Comm_call_errhandler); a library error class/code/string (MPI_Add_error_*). Also
+ * MPI_Comm_compare, MPI_Comm_split_type, MPI_Initialized/MPI_Finalized/MPI_Query_thread. Needs no
  * particular number of ranks. */
 #include <mpi.h>
 #include <stdarg.h>
@@ -174,6 +175,18 @@ static void library_safety(void)
     CHECK(lib_deletes == 1, "MPI_Comm_delete_attr ran %d delete callbacks", lib_deletes);
     MPI_Comm_get_attr(dup, lib_keyval, &v, &flag);
     CHECK(!flag, "attribute still there after MPI_Comm_delete_attr");
+    {   /* a duplicate is congruent, not identical; a shared-memory split of one node is all */
+        int res, ssize;
+        MPI_Comm node;
+        MPI_Comm_compare(ucomm, dup, &res);
+        CHECK(res == MPI_CONGRUENT, "MPI_Comm_compare(comm, dup) = %d, expected congruent", res);
+        MPI_Comm_compare(ucomm, ucomm, &res);
+        CHECK(res == MPI_IDENT, "MPI_Comm_compare(comm, comm) = %d, expected ident", res);
+        MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &ssize);
+        CHECK(ssize == np, "MPI_COMM_TYPE_SHARED split has %d of %d ranks (one node)", ssize, np);
+        MPI_Comm_free(&node);
+    }
     MPI_Comm_free(&dup);
     CHECK(dup == MPI_COMM_NULL && lib_deletes == 1, "freeing the duplicate: deletes %d",
           lib_deletes);
@@ -244,9 +257,19 @@ static void error_handling(void)
 
 int main(int argc, char **argv)
 {
+    int flag = 0, provided = -1;
+    MPI_Initialized(&flag);
+    if (flag) {
+        fprintf(stderr, "FAIL: MPI_Initialized is true before MPI_Init\n");
+        return 1;
+    }
     MPI_Init(&argc, &argv);
+    MPI_Initialized(&flag);
+    MPI_Query_thread(&provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &myrank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    CHECK(flag && provided >= MPI_THREAD_SINGLE && provided <= MPI_THREAD_MULTIPLE,
+          "MPI_Initialized %d, MPI_Query_thread %d", flag, provided);
     library_safety();
     error_handling();
     MPI_Comm_free_keyval(&lib_keyval);
@@ -257,5 +280,10 @@ int main(int argc, char **argv)
     else if (myrank == 0)
         printf("No errors\n");
     MPI_Finalize();
+    MPI_Finalized(&flag);
+    if (!flag) {
+        fprintf(stderr, "FAIL: MPI_Finalized is false after MPI_Finalize\n");
+        return 1;
+    }
     return total != 0;
 }

@@ -1,10 +1,11 @@
-/* mcpi.c - the textbook Monte-Carlo estimate of pi: rank 0 reads the parameters (command line
- * or defaults) and broadcasts them, each rank draws its share of a single global random sequence
- * (a counter-based generator; the share sizes differ per rank and their offsets come from
- * MPI_Exscan, checked with MPI_Scan), hits are summed with MPI_Reduce, rank 0 decides whether
- * to go on and broadcasts the decision. Because the sequence is global the hit count must equal
- * a serial count on rank 0 exactly, whatever the number of ranks. Also MPI_MAXLOC/MPI_MINLOC on
- * MPI_DOUBLE_INT, MPI_Wtime/MPI_Wtick sanity. Usage: mcpi [samples-per-round [seed]]. */
+/* mcpi.c - the textbook Monte-Carlo estimate of pi: rank 0 reads the parameters (command line or
+ * defaults) and broadcasts them, each rank draws its share of a single global random sequence (a
+ * counter-based generator; the share sizes differ per rank and their offsets come from MPI_Exscan,
+ * checked with MPI_Scan), hits are summed with MPI_Reduce (also with MPI_IN_PLACE at the root),
+ * rank 0 decides whether to go on and broadcasts the decision. Because the sequence is global the
+ * hit count must equal a serial count on rank 0 exactly, whatever the number of ranks. Also
+ * MPI_MAXLOC/MPI_MINLOC on MPI_DOUBLE_INT, MPI_Wtime/MPI_Wtick sanity. Usage: mcpi
+ * [samples-per-round [seed]]. */
 #include <mpi.h>
 #include <math.h>
 #include <stdarg.h>
@@ -97,8 +98,12 @@ int main(int argc, char **argv)
     int round = 0, go_on = 1;
     double pi = 0.0;
     while (go_on) {
-        long long hits = count_hits(seed, (long long)round * total + start, mine), sum = 0;
-        MPI_Reduce(&hits, &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        long long hits = count_hits(seed, (long long)round * total + start, mine), sum = hits;
+        if (round % 2) /* the in-place form at the root, as many codes write it */
+            MPI_Reduce(myrank == 0 ? MPI_IN_PLACE : &hits, &sum, 1, MPI_LONG_LONG, MPI_SUM, 0,
+                       MPI_COMM_WORLD);
+        else
+            MPI_Reduce(&hits, &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
         round++;
         if (myrank == 0) {
             all_hits += sum;

@@ -210,6 +210,18 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
+    if (myrank == 0) { /* the header OSU-like tools print */
+        char name[MPI_MAX_PROCESSOR_NAME], lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = 0, llen = 0, ver = 0, sub = 0;
+        MPI_Get_processor_name(name, &len);
+        MPI_Get_library_version(lib, &llen);
+        MPI_Get_version(&ver, &sub);
+        CHECK(len > 0 && len == (int)strlen(name) && llen > 0 && ver >= 3,
+              "processor name length %d, library version length %d, MPI %d.%d", len, llen, ver,
+              sub);
+        printf("# %s, MPI %d.%d, %d processes on %s\n", strtok(lib, "\n"), ver, sub, nprocs,
+               name);
+    }
     if (nprocs < 2) {
         if (myrank == 0)
             fprintf(stderr, "osu_like: this test requires at least two processes\n");

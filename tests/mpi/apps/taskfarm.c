@@ -1,10 +1,11 @@
 /* taskfarm.c - the classic master/worker task farm: rank 0 hands out ranges of integers, the
  * workers return the primes in them. Results have varying (and sometimes zero) length, so the
- * master waits with MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG), sizes its buffer with
- * MPI_Get_count and receives from status.MPI_SOURCE with status.MPI_TAG (the tag names the
- * task); workers probe for either work or a zero-length termination message and report their
- * statistics with another tag before leaving. The master checks every result against a serial
- * sieve and the statistics against the task count. With one rank the master works alone. */
+ * master waits with MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG) (or polls with MPI_Iprobe), sizes its
+ * buffer with MPI_Get_count and receives from status.MPI_SOURCE with status.MPI_TAG (the tag names
+ * the task); workers take either work or a zero-length termination message with MPI_Mprobe +
+ * MPI_Mrecv and report their statistics with another tag before leaving. The master checks every
+ * result against a serial sieve and the statistics against the task count. With one rank the
+ * master works alone. */
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,17 +63,22 @@ static void worker(void)
     int done = 0, *out = malloc(sizeof(int) * 2000);
     for (;;) {
         MPI_Status st;
-        MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+        MPI_Message msg;
+        MPI_Mprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &msg, &st);
         if (st.MPI_TAG == TAG_STOP) {
             int cnt = -1;
             MPI_Get_count(&st, MPI_LONG, &cnt);
             CHECK(cnt == 0, "termination message has %d elements", cnt);
-            MPI_Recv(NULL, 0, MPI_LONG, 0, TAG_STOP, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Mrecv(NULL, 0, MPI_LONG, &msg, MPI_STATUS_IGNORE);
+            CHECK(msg == MPI_MESSAGE_NULL, "MPI_Mrecv did not reset the message handle");
             break;
         }
         CHECK(st.MPI_TAG >= TAG_RESULT, "unexpected tag %d from the master", st.MPI_TAG);
         long range[2];
-        MPI_Recv(range, 2, MPI_LONG, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Status rst;
+        MPI_Mrecv(range, 2, MPI_LONG, &msg, &rst);
+        CHECK(rst.MPI_TAG == st.MPI_TAG && rst.MPI_SOURCE == 0, "Mrecv status (%d, %d) after "
+              "Mprobe (%d, %d)", rst.MPI_SOURCE, rst.MPI_TAG, st.MPI_SOURCE, st.MPI_TAG);
         int n = primes_in(range, out);
         MPI_Send(out, n, MPI_INT, 0, st.MPI_TAG, MPI_COMM_WORLD); /* tag names the task */
         done++;
@@ -111,7 +117,13 @@ static void master(int np)
         while (outstanding > 0 || stats_msgs < np - 1) {
             MPI_Status st;
             int n = -1;
-            MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            if (next % 2) { /* some farms poll, doing other things in between */
+                int flag = 0;
+                while (!flag)
+                    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+            } else {
+                MPI_Probe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+            }
             MPI_Get_count(&st, MPI_INT, &n);
             if (st.MPI_TAG == TAG_STATS) {
                 int d;

@@ -91,7 +91,8 @@ static void free_window(struct window *w)
 
 /* The operations of one epoch, all aimed at `target`:
  *   [0, 16)     put, contiguous
- *   16..18, 24..28  put, origin vector(4 blocks of 2, stride 3) -> target indexed {3 at 16, 5 at 24}
+ *   16..18, 24..28  put, origin vector(4 blocks of 2, stride 3) -> target indexed
+ *               {3 at 16, 5 at 24}
  *   get of target ints 40,41,44,45,48,49 (vector 3x2 stride 4) into got[0,2,..,10]
  *   get of target [56, 64) contiguous into got2 */
 static void issue(const struct window *w, int target, int round, int *src, int *vsrc,
