@@ -6,8 +6,10 @@
  * an array of a different, packed struct (same type signature, other layout). Then a header plus
  * particles are sent as one MPI_PACKED buffer (MPI_Pack_size, MPI_Pack, MPI_Bcast, MPI_Unpack),
  * and a selection of particles (MPI_Type_create_indexed_block of the struct type) is broadcast
- * from the root into plain arrays on the other ranks. Everything is checked field by field. Any
- * number of ranks. */
+ * from the root into plain arrays on the other ranks. User-defined reductions (MPI_Op_create): the
+ * heaviest particle per slot on the struct type (MPI_Allreduce), and a non-commutative 2x2 matrix
+ * product whose rank order MPI_Reduce, MPI_Allreduce and MPI_Scan must respect. Everything is
+ * checked field by field. Any number of ranks. */
 #include <mpi.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,6 +97,100 @@ static MPI_Datatype particle_type(void)
     MPI_Type_free(&raw);
     MPI_Type_commit(&t);
     return t;
+}
+
+/* User reduction on the struct type: keep the heavier particle (ties: smaller id). */
+static void heaviest(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const struct particle *a = in;
+    struct particle *b = inout;
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        if (a[i].mass > b[i].mass || (a[i].mass == b[i].mass && a[i].id < b[i].id))
+            b[i] = a[i];
+}
+
+/* Non-commutative user reduction: 2x2 matrix product modulo a prime, inout = in * inout. */
+#define PRIME 1000003LL
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const long long *a = in;
+    long long *b = inout;
+    (void)dt;
+    for (int i = 0; i < *len; i++, a += 4, b += 4) {
+        long long r[4] = {(a[0] * b[0] + a[1] * b[2]) % PRIME, (a[0] * b[1] + a[1] * b[3]) % PRIME,
+                          (a[2] * b[0] + a[3] * b[2]) % PRIME, (a[2] * b[1] + a[3] * b[3]) % PRIME};
+        memcpy(b, r, sizeof r);
+    }
+}
+static void rank_matrix(int r, int slot, long long m[4])
+{
+    m[0] = 1 + r;
+    m[1] = 2 + slot;
+    m[2] = 3 * r + slot;
+    m[3] = 5 + r * slot;
+}
+
+static void user_reductions(MPI_Datatype ptype, int np)
+{
+    enum { SLOTS = 1001 }; /* large enough for segmented algorithms */
+    struct particle mineh[SLOTS], best[SLOTS], ref;
+    MPI_Op op;
+    for (int s = 0; s < SLOTS; s++) {
+        make(&mineh[s], (myrank * 7 + s * 13) % NPART);
+        mineh[s].mass = (float)((myrank * 3 + s) % 4); /* ties between ranks */
+    }
+    MPI_Op_create(heaviest, 1, &op);
+    MPI_Allreduce(mineh, best, SLOTS, ptype, op, MPI_COMM_WORLD);
+    MPI_Op_free(&op);
+    for (int s = 0; s < SLOTS; s++) {
+        struct particle want;
+        for (int r = 0; r < np; r++) {
+            make(&ref, (r * 7 + s * 13) % NPART);
+            ref.mass = (float)((r * 3 + s) % 4);
+            if (r == 0 || ref.mass > want.mass || (ref.mass == want.mass && ref.id < want.id))
+                want = ref;
+        }
+        CHECK(same(&best[s], &want), "heaviest in slot %d: id %d mass %g, expected id %d mass "
+              "%g", s, best[s].id, best[s].mass, want.id, want.mass);
+    }
+
+    /* ordered product M_0 * M_1 * ... with Reduce (root np-1), Allreduce and Scan */
+    MPI_Datatype mat;
+    MPI_Type_contiguous(4, MPI_LONG_LONG, &mat);
+    MPI_Type_commit(&mat);
+    MPI_Op_create(matmul, 0, &op);
+    long long m[SLOTS][4], red[SLOTS][4], all[SLOTS][4], scan[SLOTS][4];
+    for (int s = 0; s < SLOTS; s++)
+        rank_matrix(myrank, s, m[s]);
+    MPI_Reduce(m, red, SLOTS, mat, op, np - 1, MPI_COMM_WORLD);
+    MPI_Allreduce(m, all, SLOTS, mat, op, MPI_COMM_WORLD);
+    MPI_Scan(m, scan, SLOTS, mat, op, MPI_COMM_WORLD);
+    for (int s = 0; s < SLOTS; s++) {
+        long long want[4], prefix[4] = {0, 0, 0, 0};
+        rank_matrix(0, s, want);
+        if (myrank == 0)
+            memcpy(prefix, want, sizeof want);
+        for (int r = 1; r < np; r++) {
+            long long next[4];
+            int one = 1;
+            rank_matrix(r, s, next);
+            matmul(want, next, &one, &mat); /* next = want * next */
+            memcpy(want, next, sizeof want);
+            if (r == myrank)
+                memcpy(prefix, want, sizeof want);
+        }
+        CHECK(!memcmp(all[s], want, sizeof want), "ordered Allreduce slot %d: [%lld %lld %lld "
+              "%lld], expected [%lld %lld %lld %lld]", s, all[s][0], all[s][1], all[s][2],
+              all[s][3], want[0], want[1], want[2], want[3]);
+        CHECK(myrank != np - 1 || !memcmp(red[s], want, sizeof want),
+              "ordered Reduce slot %d differs", s);
+        CHECK(!memcmp(scan[s], prefix, sizeof prefix), "ordered Scan slot %d: [%lld %lld %lld "
+              "%lld], expected [%lld %lld %lld %lld]", s, scan[s][0], scan[s][1], scan[s][2],
+              scan[s][3], prefix[0], prefix[1], prefix[2], prefix[3]);
+    }
+    MPI_Op_free(&op);
+    MPI_Type_free(&mat);
 }
 
 int main(int argc, char **argv)
@@ -249,6 +345,9 @@ int main(int argc, char **argv)
         free(got);
         free(idx);
     }
+
+    /* 6. user-defined reductions on the struct type and a non-commutative one */
+    user_reductions(ptype, np);
 
     MPI_Type_free(&view1);
     MPI_Type_free(&view);
