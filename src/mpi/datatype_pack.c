@@ -436,3 +436,9 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     return set_elements(status, datatype, count, "MPI_Status_set_elements_x");
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    return set_elements(status, datatype, count, "MPI_Status_set_elements_c");
+}
+#pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c

@@ -340,3 +340,161 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+
+/* ---- MPI-4.1 status queries on arrays: like Test{any,all,some} but nothing is freed or
+ * deactivated, so the requests can still be waited on afterwards. ------------------------ */
+
+/* The status of a completed request without consuming it (MPI_ERROR left to the caller). */
+static void peek_status(const struct core_request *r, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    int keep = status->MPI_ERROR;
+    *status = r->status;
+    status->MPI_ERROR = keep;
+}
+
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status)
+{
+    const char *fn = "MPI_Request_get_status_any";
+    int rc = check_array(count, array_of_requests, fn);
+    if (rc == MPI_SUCCESS && (!index || !flag))
+        rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL %s", index ? "flag" : "index");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_progress();
+    int found = find_completed(count, array_of_requests);
+    *flag = found != -1;
+    *index = found >= 0 ? found : MPI_UNDEFINED;
+    if (found >= 0)
+        peek_status(core_request_from_handle(array_of_requests[found]), status);
+    else if (found == -2)
+        set_empty(status);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
+
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Request_get_status_all";
+    int rc = check_array(count, array_of_requests, fn);
+    if (rc == MPI_SUCCESS && !flag)
+        rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL flag");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_progress();
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(array_of_requests[i]);
+        if (is_active(r) && !r->complete) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(array_of_requests[i]);
+        MPI_Status *status = status_at(array_of_statuses, i);
+        if (is_active(r))
+            peek_status(r, status);
+        else
+            set_empty(status);
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
+
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    const char *fn = "MPI_Request_get_status_some";
+    int rc = check_array(incount, array_of_requests, fn);
+    if (rc == MPI_SUCCESS && !outcount)
+        rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL outcount");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    core_progress();
+    if (find_completed(incount, array_of_requests) == -2) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    int n = 0;
+    for (int i = 0; i < incount; i++) {
+        struct core_request *r = core_request_from_handle(array_of_requests[i]);
+        if (!is_active(r) || !r->complete)
+            continue;
+        array_of_indices[n] = i;
+        peek_status(r, status_at(array_of_statuses, n));
+        n++;
+    }
+    *outcount = n;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
+
+/* ---- MPI-5.0 status field accessors, for bindings and tools that cannot name the public
+ * fields of MPI_Status. ----------------------------------------------------------------- */
+
+static int check_status(const void *status, const void *value, const char *function)
+{
+    if (!status)
+        return core_error_raise(NULL, MPI_ERR_ARG, function, "NULL status");
+    if (!value)
+        return core_error_raise(NULL, MPI_ERR_ARG, function, "NULL output argument");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_get_source(const MPI_Status *status, int *source)
+{
+    int rc = check_status(status, source, "MPI_Status_get_source");
+    if (rc == MPI_SUCCESS)
+        *source = status->MPI_SOURCE;
+    return rc;
+}
+#pragma weak MPI_Status_get_source = PMPI_Status_get_source
+
+int PMPI_Status_set_source(MPI_Status *status, int source)
+{
+    int rc = check_status(status, status, "MPI_Status_set_source");
+    if (rc == MPI_SUCCESS)
+        status->MPI_SOURCE = source;
+    return rc;
+}
+#pragma weak MPI_Status_set_source = PMPI_Status_set_source
+
+int PMPI_Status_get_tag(const MPI_Status *status, int *tag)
+{
+    int rc = check_status(status, tag, "MPI_Status_get_tag");
+    if (rc == MPI_SUCCESS)
+        *tag = status->MPI_TAG;
+    return rc;
+}
+#pragma weak MPI_Status_get_tag = PMPI_Status_get_tag
+
+int PMPI_Status_set_tag(MPI_Status *status, int tag)
+{
+    int rc = check_status(status, status, "MPI_Status_set_tag");
+    if (rc == MPI_SUCCESS)
+        status->MPI_TAG = tag;
+    return rc;
+}
+#pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
+
+int PMPI_Status_get_error(const MPI_Status *status, int *error)
+{
+    int rc = check_status(status, error, "MPI_Status_get_error");
+    if (rc == MPI_SUCCESS)
+        *error = status->MPI_ERROR;
+    return rc;
+}
+#pragma weak MPI_Status_get_error = PMPI_Status_get_error
+
+int PMPI_Status_set_error(MPI_Status *status, int error)
+{
+    int rc = check_status(status, status, "MPI_Status_set_error");
+    if (rc == MPI_SUCCESS)
+        status->MPI_ERROR = error;
+    return rc;
+}
+#pragma weak MPI_Status_set_error = PMPI_Status_set_error

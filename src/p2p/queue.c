@@ -14,11 +14,16 @@
 #include "shm/doorbell.h"
 
 /* The default design, by rank count: the one place that decides it. Measured with the NAS-like
- * patterns of seed 000 Table 6.1 (bench/nas_like, docs/queues.md). */
+ * kernels of seed 000 Table 6.1 (bench/nas_like/run.sh, docs/queues.md; 2 cores, 8-128 ranks):
+ * up to 16 ranks no design beats pair beyond the noise, and pair has the shortest path; from 32
+ * ranks on, polling p - 1 rings costs more than it saves and cor was fastest overall (time
+ * relative to pair, geometric mean over CG/IS/MG: 0.90 at 32 ranks, 0.83 at 64, 0.59 at 128;
+ * hybrid 0.93 / 0.86 / 0.62, orq 0.94 / 0.92 / 0.69). */
+enum { COR_FROM_RANKS = 32 };
+
 static enum p2p_queue_design default_design(int nranks)
 {
-    (void)nranks;
-    return P2P_QUEUE_PAIR;
+    return nranks >= COR_FROM_RANKS ? P2P_QUEUE_COR : P2P_QUEUE_PAIR;
 }
 
 /* hybrid: a sender opens its pair ring to a receiver after this many records through the

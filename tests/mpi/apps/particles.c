@@ -78,7 +78,7 @@ static int same(const struct particle *a, const struct particle *b)
 
 static MPI_Datatype particle_type(void)
 {
-    struct particle p;
+    struct particle p = {0}; /* only its member addresses are used */
     int len[6] = {1, 3, 1, 1, 3, 1};
     MPI_Datatype types[6] = {MPI_CHAR, MPI_DOUBLE, MPI_FLOAT, MPI_INT, MPI_DOUBLE, MPI_SHORT};
     MPI_Aint base, disp[6];
