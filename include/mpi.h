@@ -529,6 +529,8 @@ int MPI_Status_get_tag(const MPI_Status *status, int *tag);
 int MPI_Status_set_tag(MPI_Status *status, int tag);
 int MPI_Status_get_error(const MPI_Status *status, int *error);
 int MPI_Status_set_error(MPI_Status *status, int error);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
 
 /* Communicators (basic) */
 int MPI_Comm_rank(MPI_Comm comm, int *rank);
@@ -665,6 +667,7 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int MPI_Info_free(MPI_Info *info);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
 
 /* Topologies */
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
@@ -908,6 +911,8 @@ int PMPI_Status_get_tag(const MPI_Status *status, int *tag);
 int PMPI_Status_set_tag(MPI_Status *status, int tag);
 int PMPI_Status_get_error(const MPI_Status *status, int *error);
 int PMPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+int PMPI_Grequest_complete(MPI_Request request);
 int PMPI_Comm_rank(MPI_Comm comm, int *rank);
 int PMPI_Comm_size(MPI_Comm comm, int *size);
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
@@ -1032,6 +1037,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int PMPI_Info_free(MPI_Info *info);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);

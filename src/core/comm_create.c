@@ -8,6 +8,7 @@
 #include "core/comm_create.h"
 
 #include <hwloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -441,6 +442,10 @@ int core_comm_split(struct core_comm *comm, int color, int key, struct core_comm
 static int hw_color(const char *type_name)
 {
     hwloc_obj_type_t type;
+    /* MPI-5.0 names resources in URI form ("hwloc://NUMANode", as MPI_Get_hw_resource_info
+     * reports them); the bare hwloc type name is accepted too. */
+    if (strncmp(type_name, "hwloc://", 8) == 0)
+        type_name += 8;
     if (hwloc_type_sscanf(type_name, &type, NULL, 0) != 0)
         return MPI_UNDEFINED;
     hwloc_topology_t topology;
@@ -467,15 +472,33 @@ int core_comm_split_type(struct core_comm *comm, int split_type, int key,
     int color = MPI_UNDEFINED;
     if (split_type == MPI_COMM_TYPE_SHARED) {
         color = 0; /* one node: every process shares memory with every other */
-    } else if (split_type == MPI_COMM_TYPE_HW_GUIDED && info) {
+    } else if ((split_type == MPI_COMM_TYPE_HW_GUIDED ||
+                split_type == MPI_COMM_TYPE_RESOURCE_GUIDED) && info) {
+        /* MPI-4.1 renamed HW_GUIDED to RESOURCE_GUIDED; both read the same info key. */
         const char *value = core_info_get(info, "mpi_hw_resource_type");
         if (value && strcmp(value, "mpi_shared_memory") == 0)
             color = 0;
         else if (value)
             color = hw_color(value);
     }
-    /* HW_UNGUIDED and RESOURCE_GUIDED: no finer resource is offered (MPI_COMM_NULL). */
+    /* HW_UNGUIDED: no finer resource is offered (MPI_COMM_NULL). */
     return core_comm_split(comm, color, key, out);
+}
+
+/* MPI_Get_hw_resource_info: one URI-form key per hardware level the caller could split by,
+ * "true" when the process is bound inside one object of that level (so a RESOURCE_GUIDED
+ * split with that key gives a communicator), "false" otherwise; plus the portable
+ * "mpi_shared_memory", always "true" on one node. */
+int core_hw_resource_info(struct core_info *info)
+{
+    static const char *const levels[] = {"Package", "NUMANode", "L3Cache", "L2Cache", "Core"};
+    int rc = core_info_set(info, "mpi_shared_memory", "true");
+    for (size_t i = 0; rc == MPI_SUCCESS && i < sizeof levels / sizeof levels[0]; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "hwloc://%s", levels[i]);
+        rc = core_info_set(info, key, hw_color(levels[i]) != MPI_UNDEFINED ? "true" : "false");
+    }
+    return rc;
 }
 
 /* ---- create / create_group ---------------------------------------------------------------- */

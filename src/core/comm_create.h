@@ -44,6 +44,8 @@ int core_comm_split(struct core_comm *comm, int color, int key, struct core_comm
 /* MPI_Comm_split_type; info may be NULL. */
 int core_comm_split_type(struct core_comm *comm, int split_type, int key,
                          struct core_info *info, struct core_comm **out);
+/* MPI_Get_hw_resource_info: fill info with the resource names a guided split understands. */
+int core_hw_resource_info(struct core_info *info);
 /* MPI_Comm_create (collective over comm; disjoint groups allowed for intracommunicators). */
 int core_comm_create(struct core_comm *comm, struct core_group *group, struct core_comm **out);
 /* MPI_Comm_create_group (collective over the group's members only). */

@@ -204,6 +204,10 @@ int core_error_remove(int code, int want_class)
     int is_class = user_codes[index].errclass == code;
     if (is_class != want_class)
         return MPI_ERR_ARG;
+    /* MPI-4.1: removing a code or class that still has a string is erroneous; the user
+     * removes the string first (MPI_Remove_error_string). */
+    if (user_codes[index].string && user_codes[index].string[0])
+        return MPI_ERR_ARG;
     if (is_class) /* a class with codes still attached cannot go */
         for (int i = 0; i < user_code_count; i++)
             if (i != index && !user_codes[i].removed && user_codes[i].errclass == code)

@@ -2,6 +2,7 @@
  * compare, names, groups of a communicator and info hints. The work is in
  * src/core/comm_create.c; this file checks arguments and converts handles.
  * MPI_Comm_rank/size are in runtime.c, error handlers in errors.c, attributes in attr.c. */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/comm_create.h"
@@ -253,8 +254,23 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 }
 #pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 
+/* MPI-4.1: the null handle has a name too, for debugging output that prints any handle. */
+static int null_comm_name(char *comm_name, int *resultlen)
+{
+    int rc = mpi_check_initialized("MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, comm_name, "comm_name", "MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, resultlen, "resultlen", "MPI_Comm_get_name");
+    if (rc == MPI_SUCCESS)
+        *resultlen = snprintf(comm_name, MPI_MAX_OBJECT_NAME, "MPI_COMM_NULL");
+    return rc;
+}
+
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+    if (comm == MPI_COMM_NULL)
+        return null_comm_name(comm_name, resultlen);
     struct core_comm *c;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_get_name");
     if (rc == MPI_SUCCESS)

@@ -4,6 +4,7 @@
  * byte-displacement form; the type objects themselves live in src/datatype. Errors without a
  * communicator go to MPI_COMM_SELF's handler (core_error_raise(NULL, ...)). */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1015,9 +1016,15 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     static const char function[] = "MPI_Type_get_name";
     struct dt_type *type;
     int err;
-    if ((err = mpi_check_initialized(function)) || (err = get_type(datatype, &type, function)) ||
+    if ((err = mpi_check_initialized(function)) ||
         (err = check_pointer(type_name, "type_name", function)) ||
         (err = check_pointer(resultlen, "resultlen", function)))
+        return err;
+    if (datatype == MPI_DATATYPE_NULL) { /* MPI-4.1: the null handle has a name too */
+        *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "MPI_DATATYPE_NULL");
+        return MPI_SUCCESS;
+    }
+    if ((err = get_type(datatype, &type, function)))
         return err;
     size_t len = strnlen(type->name, MPI_MAX_OBJECT_NAME - 1);
     memcpy(type_name, type->name, len);

@@ -155,8 +155,10 @@ static int remove_common(int code, int is_class, const char *function)
     int rc = mpi_check_initialized(function);
     if (rc == MPI_SUCCESS && core_error_remove(code, is_class) != MPI_SUCCESS)
         rc = core_error_raise(NULL, MPI_ERR_ARG, function,
-                              "%d is not a removable user-defined error %s", code,
-                              is_class ? "class" : "code");
+                              "%d is not a removable user-defined error %s (unknown, "
+                              "already removed, %s, or its string not yet removed)",
+                              code, is_class ? "class" : "code",
+                              is_class ? "codes still attached" : "a class");
     return rc;
 }
 

@@ -3,6 +3,7 @@
  * src/core/info.c. Errors go to MPI_COMM_SELF's handler. */
 #include <string.h>
 
+#include "core/comm_create.h"
 #include "mpi/comm_api.h"
 
 static int begin_info(MPI_Info handle, struct core_info **info, const char *function)
@@ -234,3 +235,23 @@ int PMPI_Info_free(MPI_Info *info)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Info_free = PMPI_Info_free
+
+/* MPI-4.1: the hardware resources a MPI_COMM_TYPE_RESOURCE_GUIDED split can use. */
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    const char *fn = "MPI_Get_hw_resource_info";
+    int rc = mpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, hw_info, "hw_info", fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_info *made = core_info_new();
+    if (!made || core_hw_resource_info(made) != MPI_SUCCESS) {
+        if (made)
+            core_info_free(made);
+        return no_memory(fn);
+    }
+    *hw_info = core_info_to_handle(made);
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info

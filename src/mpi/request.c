@@ -4,6 +4,7 @@
 #include "core/progress.h"
 #include "core/request.h"
 #include "mpi/api.h"
+#include "mpi/grequest.h"
 #include "p2p/p2p.h"
 
 /* Active = there is something to wait for. */
@@ -27,6 +28,8 @@ static int finish(MPI_Request *handle, MPI_Status *status, const char *function)
     int persistent = r->persistent;
     if (comm)
         core_comm_retain(comm);
+    if (mpi_grequest_is(r))
+        mpi_grequest_finish(r); /* the user's query_fn and free_fn run here */
     int rc = core_request_wait(r, status); /* complete already: copies and frees */
     if (!persistent)
         *handle = MPI_REQUEST_NULL;
@@ -299,6 +302,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!r->complete)
         core_progress();
     *flag = r->complete;
+    if (r->complete && mpi_grequest_is(r) && (rc = mpi_grequest_query(r)) != MPI_SUCCESS)
+        return core_error_raise(NULL, rc, "MPI_Request_get_status", "query_fn returned %d", rc);
     if (r->complete && status != MPI_STATUS_IGNORE) {
         int keep = status->MPI_ERROR;
         *status = r->status;
@@ -319,6 +324,8 @@ int PMPI_Cancel(MPI_Request *request)
                                 "MPI_REQUEST_NULL cannot be cancelled");
     if (!is_active(r))
         return MPI_SUCCESS;
+    if (mpi_grequest_is(r) && (rc = mpi_grequest_cancel(r)) != MPI_SUCCESS)
+        return core_error_raise(NULL, rc, "MPI_Cancel", "cancel_fn returned %d", rc);
     return p2p_cancel(r);
 }
 #pragma weak MPI_Cancel = PMPI_Cancel
@@ -345,8 +352,10 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
  * deactivated, so the requests can still be waited on afterwards. ------------------------ */
 
 /* The status of a completed request without consuming it (MPI_ERROR left to the caller). */
-static void peek_status(const struct core_request *r, MPI_Status *status)
+static void peek_status(struct core_request *r, MPI_Status *status)
 {
+    if (mpi_grequest_is(r))
+        mpi_grequest_query(r); /* its error shows at the MPI_Wait that ends the request */
     if (status == MPI_STATUS_IGNORE)
         return;
     int keep = status->MPI_ERROR;
