@@ -30,7 +30,8 @@ static const struct config_entry config_table[] = {
     {"NODEMPI_EAGER_LIMIT", CONFIG_SIZE, "4096", NULL, &core_config.eager_limit,
      "largest message sent eagerly through the ring (seed 000 §4.2: 4 KB)"},
     {"NODEMPI_CMA_THRESHOLD", CONFIG_SIZE, "16384", NULL, &core_config.cma_threshold,
-     "smallest rendezvous message copied with CMA; smaller ones are pipelined"},
+     "smallest rendezvous message copied with CMA, for every pair when set; unset, each pair "
+     "uses its distance class's threshold (nodempi-info shows them)"},
     {"NODEMPI_PIPELINE_CHUNK", CONFIG_SIZE, "8192", NULL, &core_config.pipeline_chunk,
      "fragment size of the pipelined rendezvous (capped by the ring size)"},
     {"NODEMPI_SPIN_ROUNDS", CONFIG_UNSIGNED, "2000", NULL, &core_config.spin_rounds,

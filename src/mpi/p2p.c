@@ -1,6 +1,7 @@
 /* p2p.c - API: point-to-point sends, receives, probes and persistent requests. Each function
  * checks its arguments (communicator, count, datatype, buffer, rank, tag, in that order) and
  * calls one function of src/p2p. */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "core/progress.h"
@@ -298,35 +299,102 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
 }
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
 
-int PMPI_Buffer_attach(void *buffer, int size)
+static int buffer_attach(void *buffer, MPI_Count size, const char *function)
 {
-    int rc = mpi_check_initialized("MPI_Buffer_attach");
+    int rc = mpi_check_initialized(function);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (size < 0 || (!buffer && size > 0))
-        return core_error_raise(NULL, size < 0 ? MPI_ERR_COUNT : MPI_ERR_BUFFER,
-                                "MPI_Buffer_attach", "invalid buffer %p of size %d", buffer,
-                                size);
+    if (buffer == MPI_BUFFER_AUTOMATIC) /* MPI-4.1: the library allocates; size is ignored */
+        size = 0;
+    else if (size < 0 || (!buffer && size > 0))
+        return core_error_raise(NULL, size < 0 ? MPI_ERR_COUNT : MPI_ERR_BUFFER, function,
+                                "invalid buffer %p of size %lld", buffer, (long long)size);
     if (p2p_bsend_attach(buffer, (size_t)size) != MPI_SUCCESS)
-        return core_error_raise(NULL, MPI_ERR_BUFFER, "MPI_Buffer_attach",
+        return core_error_raise(NULL, MPI_ERR_BUFFER, function,
                                 "a buffer is already attached (detach it first)");
     return MPI_SUCCESS;
 }
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    return buffer_attach(buffer, size, "MPI_Buffer_attach");
+}
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
-    int rc = mpi_check_initialized("MPI_Buffer_detach");
+    return buffer_attach(buffer, size, "MPI_Buffer_attach_c");
+}
+#pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
+
+static int buffer_detach(void *buffer_addr, MPI_Count *size, const char *function)
+{
+    int rc = mpi_check_initialized(function);
+    if (rc == MPI_SUCCESS && (!buffer_addr || !size))
+        rc = core_error_raise(NULL, MPI_ERR_ARG, function, "NULL %s",
+                              buffer_addr ? "size" : "buffer_addr");
     if (rc != MPI_SUCCESS)
         return rc;
     void *buffer;
     size_t bytes;
     p2p_bsend_detach(&buffer, &bytes);
     *(void **)buffer_addr = buffer;
-    *size = (int)bytes;
+    *size = (MPI_Count)bytes;
     return MPI_SUCCESS;
 }
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    MPI_Count bytes = 0;
+    int rc = buffer_detach(buffer_addr, size ? &bytes : NULL, "MPI_Buffer_detach");
+    if (rc == MPI_SUCCESS)
+        *size = bytes > INT_MAX ? INT_MAX : (int)bytes; /* attached by MPI_Buffer_attach_c */
+    return rc;
+}
 #pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    return buffer_detach(buffer_addr, size, "MPI_Buffer_detach_c");
+}
+#pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
+
+/* MPI-4.1: push out every message buffered so far, keeping the buffer attached. */
+int PMPI_Buffer_flush(void)
+{
+    int rc = mpi_check_initialized("MPI_Buffer_flush");
+    if (rc == MPI_SUCCESS)
+        p2p_bsend_flush();
+    return rc;
+}
+#pragma weak MPI_Buffer_flush = PMPI_Buffer_flush
+
+static int poll_buffer_flushed(struct core_request *request)
+{
+    if (p2p_bsend_flushed())
+        request->complete = 1;
+    return MPI_SUCCESS;
+}
+
+/* The nonblocking form completes once nothing is buffered (messages buffered after the call
+ * are waited for too: the buffer keeps no order between them). */
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    const char *fn = "MPI_Buffer_iflush";
+    int rc = mpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS && !request)
+        rc = core_error_raise(NULL, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_request *r = core_request_alloc(CORE_REQUEST_GENERIC);
+    if (!r)
+        return core_error_raise(NULL, MPI_ERR_NO_MEM, fn, "cannot allocate a request");
+    r->poll = poll_buffer_flushed;
+    rc = core_request_start_generic(r);
+    *request = core_request_to_handle(r);
+    return rc;
+}
+#pragma weak MPI_Buffer_iflush = PMPI_Buffer_iflush
 
 /* ---- probes and matched receives ---------------------------------------------------------- */
 

@@ -2,7 +2,7 @@
  * Each message is packed into a region of the buffer (its packed size plus MPI_BSEND_OVERHEAD,
  * the accounting the standard tells users to provide) and sent from there as bytes; the region
  * is reclaimed when that internal send completes. Regions are kept sorted by offset and placed
- * first-fit. */
+ * first-fit. With MPI_BUFFER_AUTOMATIC (MPI-4.1) each region is its own heap block instead. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +19,7 @@ struct bsend_region {
     size_t offset;
     size_t length;
     struct core_request *send;
+    char *heap; /* MPI_BUFFER_AUTOMATIC: the region's own memory */
 };
 
 static struct {
@@ -45,6 +46,7 @@ static void reclaim(void)
         if (r->send->complete) {
             *link = r->next;
             core_request_free(r->send);
+            free(r->heap);
             free(r);
         } else {
             link = &r->next;
@@ -52,12 +54,23 @@ static void reclaim(void)
     }
 }
 
-int p2p_bsend_detach(void **buffer, size_t *size)
+void p2p_bsend_flush(void)
 {
     while (bsend.regions) {
         core_request_wait_complete(bsend.regions->send);
         reclaim();
     }
+}
+
+int p2p_bsend_flushed(void)
+{
+    reclaim();
+    return bsend.regions == NULL;
+}
+
+int p2p_bsend_detach(void **buffer, size_t *size)
+{
+    p2p_bsend_flush();
     *buffer = bsend.buffer;
     *size = bsend.size;
     bsend.buffer = NULL;
@@ -66,8 +79,31 @@ int p2p_bsend_detach(void **buffer, size_t *size)
 }
 
 /* First-fit placement; NULL when the buffer has no gap that large. */
+static int automatic(void)
+{
+    return bsend.buffer == (char *)MPI_BUFFER_AUTOMATIC;
+}
+
+/* MPI_BUFFER_AUTOMATIC: the region gets its own block, listed first (offsets mean nothing). */
+static struct bsend_region *place_automatic(size_t length)
+{
+    struct bsend_region *r = calloc(1, sizeof(*r));
+    if (r && !(r->heap = malloc(length))) {
+        free(r);
+        return NULL;
+    }
+    if (r) {
+        r->length = length;
+        r->next = bsend.regions;
+        bsend.regions = r;
+    }
+    return r;
+}
+
 static struct bsend_region *place(size_t length)
 {
+    if (automatic())
+        return place_automatic(length);
     size_t offset = 0;
     struct bsend_region **link = &bsend.regions;
     for (; *link; link = &(*link)->next) {
@@ -92,6 +128,7 @@ static void unplace(struct bsend_region *victim)
     for (struct bsend_region **link = &bsend.regions; *link; link = &(*link)->next)
         if (*link == victim) {
             *link = victim->next;
+            free(victim->heap);
             free(victim);
             return;
         }
@@ -112,7 +149,7 @@ int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const
     struct bsend_region *r = bsend.buffer ? place(length) : NULL;
     if (!r)
         return MPI_ERR_BUFFER;
-    char *copy = bsend.buffer + r->offset;
+    char *copy = r->heap ? r->heap : bsend.buffer + r->offset;
     copy += (8 - (uintptr_t)copy % 8) % 8;
     dt_pack_range(type, buf, count, 0, copy, bytes);
     int rc = p2p_isend(comm, context, dest, tag, copy, (MPI_Count)bytes,

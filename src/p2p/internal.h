@@ -122,6 +122,8 @@ struct p2p_outgoing {
 };
 
 struct p2p_peer {
+    int channel;                 /* enum p2p_channel: how records to this peer travel (first:
+                                  * on the send fast path's cache line, next to to_peer) */
     struct shm_ring to_peer;     /* producer side: me -> peer */
     struct shm_ring from_peer;   /* consumer side: peer -> me */
     struct shm_rank_block *block;
@@ -139,7 +141,6 @@ struct p2p_peer {
     double calm_since;           /* when it last fell to the low mark while raised */
     int told_raise;              /* we asked this peer to raise its eager limit */
     /* Queue design (queue.c). */
-    int channel;                 /* enum p2p_channel: how records to this peer travel */
     uint32_t inbox_sent;         /* orq, hybrid: records sent through the peer's inbox */
     uint32_t inbox_received;     /* orq, hybrid: records from the peer taken from my inbox */
     int ring_in_order;           /* hybrid: the peer's inbox records sent before it opened its

@@ -54,6 +54,10 @@ void p2p_flush(void);
 /* Buffered-send support (MPI_Buffer_attach/detach). */
 int p2p_bsend_attach(void *buffer, size_t size);
 int p2p_bsend_detach(void **buffer, size_t *size);
+/* MPI_Buffer_flush: wait until every buffered message has left the buffer. */
+void p2p_bsend_flush(void);
+/* MPI_Buffer_iflush: nonzero once no buffered message is pending (never blocks). */
+int p2p_bsend_flushed(void);
 /* Copy the message into the attached buffer and start sending it; MPI_ERR_BUFFER when it does
  * not fit. The caller's request (if any) is complete on return. */
 int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,

@@ -17,8 +17,8 @@
  * kernels of seed 000 Table 6.1 (bench/nas_like/run.sh, docs/queues.md; 2 cores, 8-128 ranks):
  * up to 16 ranks no design beats pair beyond the noise, and pair has the shortest path; from 32
  * ranks on, polling p - 1 rings costs more than it saves and cor was fastest overall (time
- * relative to pair, geometric mean over CG/IS/MG: 0.90 at 32 ranks, 0.83 at 64, 0.59 at 128;
- * hybrid 0.93 / 0.86 / 0.62, orq 0.94 / 0.92 / 0.69). */
+ * relative to pair, geometric mean over CG/IS/MG: 0.90 at 32 ranks, 0.82 at 64, 0.58 at 128;
+ * hybrid 0.94 / 0.85 / 0.63, orq 0.95 / 0.93 / 0.68). */
 enum { COR_FROM_RANKS = 32 };
 
 static enum p2p_queue_design default_design(int nranks)
