@@ -2,6 +2,7 @@
  * compare, names, groups of a communicator and info hints. The work is in
  * src/core/comm_create.c; this file checks arguments and converts handles.
  * MPI_Comm_rank/size are in runtime.c, error handlers in errors.c, attributes in attr.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -431,3 +432,105 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
+
+/* ---- MPI-4.0 communicators from groups (no parent communicator) ---------------------------- */
+
+/* The tag that keeps concurrent creations apart comes from the user's string (FNV-1a, made
+ * non-negative). Every process here is in MPI_COMM_WORLD, so the creation runs over it; two
+ * different strings with the same hash only collide if they also run at the same time over
+ * overlapping groups. */
+static int stringtag_hash(const char *stringtag)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)stringtag; *p; p++)
+        h = (h ^ *p) * 16777619u;
+    return (int)(h & 0x7fffffffu);
+}
+
+struct from_group_args {
+    struct core_group *group;
+    struct core_info *info;
+    struct core_errhandler *errhandler;
+};
+
+static int check_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                            MPI_Errhandler errhandler, const void *out,
+                            struct from_group_args *a, const char *fn)
+{
+    int rc = mpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_group(group, &a->group, fn);
+    if (rc == MPI_SUCCESS && a->group->rank == MPI_UNDEFINED)
+        rc = core_error_raise(NULL, MPI_ERR_GROUP, fn, "the calling process is not in group");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, stringtag, "stringtag", fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_optional_info(info, &a->info, fn);
+    if (rc == MPI_SUCCESS && !(a->errhandler = core_errhandler_from_handle(errhandler)))
+        rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "invalid errhandler");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, out, "newcomm", fn);
+    return rc;
+}
+
+/* Hints and the error handler the caller asked for go onto the new communicator. */
+static int adorn_new_comm(MPI_Comm *newcomm, const struct from_group_args *a, const char *fn)
+{
+    struct core_comm *made = core_comm_from_handle(*newcomm);
+    int rc = a->info ? core_comm_set_info(made, a->info) : MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        return core_error_raise(made, rc, fn, "out of memory");
+    return PMPI_Comm_set_errhandler(*newcomm, core_errhandler_to_handle(a->errhandler));
+}
+
+int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
+                                MPI_Errhandler errhandler, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create_from_group";
+    struct from_group_args a;
+    int rc = check_from_group(group, stringtag, info, errhandler, newcomm, &a, fn);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct core_comm *world = core_comm_from_handle(MPI_COMM_WORLD), *made = NULL;
+    rc = core_comm_create_group(world, a.group, stringtag_hash(stringtag), &made);
+    rc = finish_new_comm(NULL, rc, made, newcomm, fn);
+    return rc == MPI_SUCCESS ? adorn_new_comm(newcomm, &a, fn) : rc;
+}
+#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
+
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group, int remote_leader,
+                                      const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create_from_groups";
+    struct from_group_args a;
+    struct core_group *remote;
+    int rc = check_from_group(local_group, stringtag, info, errhandler, newintercomm, &a, fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_group(remote_group, &remote, fn);
+    if (rc == MPI_SUCCESS && (local_leader < 0 || local_leader >= a.group->size))
+        rc = core_error_raise(NULL, MPI_ERR_RANK, fn, "invalid local_leader %d (group size %d)",
+                              local_leader, a.group->size);
+    if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= remote->size))
+        rc = core_error_raise(NULL, MPI_ERR_RANK, fn, "invalid remote_leader %d (group size %d)",
+                              remote_leader, remote->size);
+    if (rc == MPI_SUCCESS && remote->rank != MPI_UNDEFINED)
+        rc = core_error_raise(NULL, MPI_ERR_GROUP, fn,
+                              "the calling process is in both groups (they must be disjoint)");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* The local group first becomes an intracommunicator; the leaders then meet over
+     * MPI_COMM_WORLD, the peer communicator every process shares. */
+    int tag = stringtag_hash(stringtag);
+    struct core_comm *world = core_comm_from_handle(MPI_COMM_WORLD), *local = NULL, *made = NULL;
+    rc = core_comm_create_group(world, a.group, tag, &local);
+    if (rc == MPI_SUCCESS) {
+        int remote_world = remote->world_ranks[remote_leader];
+        rc = core_intercomm_create(local, local_leader, world, remote_world, tag, &made);
+        core_comm_free(local);
+    }
+    rc = finish_new_comm(NULL, rc, made, newintercomm, fn);
+    return rc == MPI_SUCCESS ? adorn_new_comm(newintercomm, &a, fn) : rc;
+}
+#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
