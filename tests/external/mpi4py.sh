@@ -34,15 +34,17 @@ fi
 py="$work/venv/bin/python"
 src="$work/mpi4py-$version"
 if [ ! -d "$src" ]; then
-    "$work/venv/bin/pip" download -q --no-deps --no-binary :all: -d "$work/dist" \
-        "mpi4py==$version"
-    tar -xzf "$work/dist/mpi4py-$version.tar.gz" -C "$work"
+    # --no-binary for mpi4py only: its build requirements still come as wheels.
+    "$work/venv/bin/pip" download -q --no-deps --no-binary mpi4py -d "$work" "mpi4py==$version"
+    tar -xzf "$work/mpi4py-$version.tar.gz" -C "$work"
 fi
 
 # 2. Build against nodempi. nodempi's mpi.h declares the MPI-5.0 standard ABI, for which
 # mpi4py would assume every MPI-5.0 function exists; MPI4PY_BUILD_CONFIGURE=1 makes it probe
 # each function instead and stub the missing ones (the list is in build.log: "failed check").
-lib="$work/build/lib.$("$py" -c 'import sysconfig,sys; print(f"{sysconfig.get_platform()}-cpython-{sys.version_info[0]}{sys.version_info[1]}")')"
+tag=$("$py" -c 'import sys, sysconfig as s; v = sys.version_info
+print(f"{s.get_platform()}-cpython-{v[0]}{v[1]}")')
+lib="$work/build/lib.$tag"
 if [ ! -d "$lib/mpi4py" ]; then
     echo "mpi4py.sh: building mpi4py $version with $build/bin/mpicc (about 10 minutes)"
     (cd "$src" && MPI4PY_BUILD_CONFIGURE=1 CFLAGS=-O1 MPICC="$build/bin/mpicc" \
@@ -57,8 +59,10 @@ echo "mpi4py.sh: built; mpi4py's configure found $missing MPI symbols missing (s
 summarize() { # worst status per test (subtests folded; every rank prints its own lines)
     "$py" - "$1" <<'PYEOF'
 import re, sys, collections
-pat = re.compile(r"^\s*(\w+) \(([\w.]+)\).*? \.\.\. (ok|ERROR|FAIL|skipped.*|expected failure|unexpected success)\s*$")
-rank = {"ok": 0, "skipped": 1, "expected failure": 1, "unexpected success": 2, "FAIL": 3, "ERROR": 3}
+pat = re.compile(r"^\s*(\w+) \(([\w.]+)\).*? \.\.\. "
+                 r"(ok|ERROR|FAIL|skipped.*|expected failure|unexpected success)\s*$")
+rank = {"ok": 0, "skipped": 1, "expected failure": 1, "unexpected success": 2,
+        "FAIL": 3, "ERROR": 3}
 worst = {}
 for line in open(sys.argv[1], errors="replace"):
     m = pat.match(line)
