@@ -20,13 +20,14 @@ static uint64_t record_bytes(size_t payload_bytes)
            ~(uint64_t)(SHM_CACHE_LINE - 1);
 }
 
-/* True when bytes more (plus the terminator line past them) fit before the consumer's head. */
+/* True when bytes more fit before the consumer's head. */
 static int has_room(struct shm_ring *ring, uint64_t bytes)
 {
-    uint64_t needed = ring->position + bytes + SHM_CACHE_LINE;
+    uint64_t needed = ring->position + bytes;
     if (needed <= ring->head_cache + ring->bytes)
         return 1;
-    /* acquire: the consumer's reads of the records before head happened before we overwrite */
+    /* acquire: the consumer's reads and zeroing of the records before head happen before we
+     * overwrite them */
     ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);
     return needed <= ring->head_cache + ring->bytes;
 }
@@ -60,17 +61,21 @@ struct shm_record *shm_ring_try_reserve(struct shm_ring *ring, size_t payload_by
 void shm_ring_publish(struct shm_ring *ring, struct shm_record *rec)
 {
     uint64_t position = ring->position;
-    uint64_t next = position + (uint64_t)rec->lines * SHM_CACHE_LINE;
-    /* The terminator: relaxed is enough, the release below orders it before the stamp. */
-    atomic_store_explicit(&record_at(ring, next)->stamp, 0, memory_order_relaxed);
+    /* release: header and payload stores become visible no later than the stamp */
     atomic_store_explicit(&rec->stamp, position / SHM_CACHE_LINE + 1, memory_order_release);
-    ring->position = next;
+    ring->position = position + (uint64_t)rec->lines * SHM_CACHE_LINE;
 }
 
 void shm_ring_release(struct shm_ring *ring, struct shm_record *rec)
 {
-    ring->position += (uint64_t)rec->lines * SHM_CACHE_LINE;
-    /* release: our reads of this record complete before the producer may reuse its space */
+    /* Restore the invariant: every free line starts with a zero word (ring.h). Relaxed: the
+     * release store of head below orders these before the producer's reuse of the space. */
+    unsigned lines = rec->lines;
+    char *line = (char *)rec;
+    for (unsigned i = 0; i < lines; i++, line += SHM_CACHE_LINE)
+        atomic_store_explicit((_Atomic uint64_t *)line, 0, memory_order_relaxed);
+    ring->position += (uint64_t)lines * SHM_CACHE_LINE;
+    /* release: our reads and zeroing of this record complete before the producer reuses it */
     atomic_store_explicit(&ring->control->head, ring->position, memory_order_release);
 }
 
