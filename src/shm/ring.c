@@ -68,11 +68,12 @@ void shm_ring_publish(struct shm_ring *ring, struct shm_record *rec)
 
 void shm_ring_release(struct shm_ring *ring, struct shm_record *rec)
 {
-    /* Restore the invariant: every free line starts with a zero word (ring.h). Relaxed: the
+    /* Restore the invariant: no line past a header holds a word that could pass for a stamp
+     * (ring.h). The header line keeps its stamp, which no later position expects. Relaxed: the
      * release store of head below orders these before the producer's reuse of the space. */
     unsigned lines = rec->lines;
-    char *line = (char *)rec;
-    for (unsigned i = 0; i < lines; i++, line += SHM_CACHE_LINE)
+    char *line = (char *)rec + SHM_CACHE_LINE;
+    for (unsigned i = 1; i < lines; i++, line += SHM_CACHE_LINE)
         atomic_store_explicit((_Atomic uint64_t *)line, 0, memory_order_relaxed);
     ring->position += (uint64_t)lines * SHM_CACHE_LINE;
     /* release: our reads and zeroing of this record complete before the producer reuses it */
