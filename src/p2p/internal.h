@@ -238,6 +238,7 @@ void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected 
 
 /* skew.c: watch unexpected queues per sender, adjust senders' eager limits */
 void p2p_skew_check(int world_src);
+void p2p_skew_note_matched(int world_src);
 void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 
 /* A record with room for payload_bytes in the queue to peer, or NULL when it is full (the

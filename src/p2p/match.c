@@ -159,5 +159,5 @@ void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
         q->unexpected_tail = u->prev;
     u->next = u->prev = NULL;
     if (p2p.peers)
-        p2p.peers[u->world_src].unexpected_count--;
+        p2p_skew_note_matched(u->world_src);
 }
