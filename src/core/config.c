@@ -79,6 +79,12 @@ static const struct config_entry config_table[] = {
     {"NODEMPI_STREAM_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.stream_copy,
      "write large ring fragments with streaming stores: auto = for pairs on different CPUs "
      "(nodempi-probe: 7-8x faster cross-core pipelining here, 2x slower on one CPU)"},
+    {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy,
+     "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
+     "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
+     "= when every rank has a core of its own"},
+    {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "128k", NULL, &core_config.split_copy_min,
+     "smallest message the sender helps to copy"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
      "pair's eager limit"},

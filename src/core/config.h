@@ -25,6 +25,8 @@ struct core_config {
     unsigned yield_rounds;    /* ...and before it sleeps (block / auto when oversubscribed) */
     int skew;                 /* skew-aware eager limits on (1) or off (0) */
     enum core_stream_copy stream_copy; /* streaming stores for ring data */
+    enum core_stream_copy split_copy;  /* sender helps the receiver copy (auto|on|off) */
+    size_t split_copy_min;    /* smallest single-copy message both sides copy */
     size_t skew_eager_limit;  /* a pair's eager limit while its receiver lags */
     enum core_queue_choice queue; /* NODEMPI_QUEUE */
     const char *profile;      /* NODEMPI_PROFILE: hardware profile file, "" = per-host default */

@@ -65,6 +65,7 @@ struct core_request {
         void *message;               /* matched unexpected message (Mrecv, late match) */
         void *iov;                   /* rendezvous: iovec array a peer reads with CMA */
         size_t total;                /* rendezvous receive: message size */
+        int copy_slot;               /* rendezvous send: split-copy slot + 1, 0 = none */
     } p2p;
 
     /* Generic requests. */

@@ -28,6 +28,8 @@ enum p2p_record_kind {
     P2P_RECORD_EAGER_LONG, /* envelope of an eager message too big for one record */
     P2P_RECORD_DATA,      /* the next piece of that message (header.size = its bytes) */
     P2P_RECORD_SKEW,      /* receiver -> sender: raise (1) or lower (0) the pair's eager limit */
+    P2P_RECORD_HELP,      /* receiver -> sender: copy chunks of this message too (split.c;
+                           * struct p2p_cookies: your request, my buffer's address) */
 };
 
 /* RTS flags */
@@ -39,6 +41,8 @@ struct p2p_rts {
     int32_t niov;            /* 1: iov is the buffer; >1: iov describes an iovec array */
     uint64_t iov_base;       /* remote address */
     uint64_t iov_len;
+    int32_t copy_slot;       /* split copy offered: the sender's slot + 1; 0 = not offered */
+    int32_t reserved;
 };
 
 struct p2p_cookies {
@@ -163,6 +167,8 @@ struct p2p_state {
     size_t skew_eager_limit;     /* a pair's eager limit while its receiver is behind */
     int skew_adapt;              /* NODEMPI_SKEW */
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
+    int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */
+    uint64_t free_copy_slots;    /* bit i: my copy slot i is free */
     struct p2p_peer *peers;
     int pending_peers;           /* peers with a non-empty outgoing queue */
     struct p2p_match_queues *queues; /* open-addressing table by context */
@@ -240,6 +246,14 @@ void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected 
 void p2p_skew_check(int world_src);
 void p2p_skew_note_matched(int world_src);
 void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
+
+/* split.c: large single-copy messages copied by sender and receiver together */
+void p2p_split_init(void);
+int p2p_split_offer(struct core_request *request, size_t size); /* slot + 1 or 0 */
+void p2p_split_release(struct core_request *request);
+int p2p_split_receive(struct core_request *request, int world_src, const struct p2p_rts *rts,
+                      size_t bytes); /* 1 done, 0 not applicable or failed: pull it all */
+void p2p_split_on_help(int world_src, const struct p2p_cookies *cookies);
 
 /* A record with room for payload_bytes in the queue to peer, or NULL when it is full (the
  * caller keeps the work in the peer's outgoing queue). Fill it, then p2p_publish it. */

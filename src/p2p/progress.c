@@ -76,6 +76,7 @@ int p2p_init(void)
             fprintf(stderr, "nodempi: NODEMPI_SINGLE_COPY=cma but process_vm_readv is not "
                             "permitted here; using the pipelined copy\n");
     }
+    p2p_split_init();
     p2p.peers = calloc((size_t)p2p.nranks, sizeof(*p2p.peers));
     if (!p2p.peers)
         return MPI_ERR_NO_MEM;

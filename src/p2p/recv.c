@@ -201,6 +201,9 @@ void p2p_handle_record(int world_src, struct shm_record *rec)
     case P2P_RECORD_SKEW:
         p2p_skew_on_control(world_src, payload);
         break;
+    case P2P_RECORD_HELP:
+        p2p_split_on_help(world_src, payload);
+        break;
     case P2P_RECORD_FRAG: {
         size_t len = (size_t)rec->size;
         p2p_rndv_on_frag(payload, (char *)payload + sizeof(struct p2p_frag), len);

@@ -63,6 +63,9 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
             rts->iov_len = one.iov_len;
             rts->niov = 1;
             rec->flags = P2P_RTS_CMA;
+            if (!request->p2p.copy_slot)
+                request->p2p.copy_slot = p2p_split_offer(request, size);
+            rts->copy_slot = request->p2p.copy_slot;
         } else if ((request->p2p.iov = malloc(sizeof(struct iovec) * (size_t)niov))) {
             niov = build_iovecs(request->type, request->buf, request->count, size,
                                 request->p2p.iov);
@@ -85,6 +88,7 @@ static void send_done(struct core_request *request)
 {
     free(request->p2p.iov);
     request->p2p.iov = NULL;
+    p2p_split_release(request);
     p2p_send_complete(request);
 }
 
@@ -132,7 +136,10 @@ void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_
     size_t bytes = size < capacity ? size : capacity;
     struct p2p_cookies cookies = {rts->sender_cookie, (uint64_t)(uintptr_t)request};
     int pulled = 0;
-    if (bytes > 0 && rts->niov > 0 && p2p.cma) {
+    if (bytes > 0 && rts->niov > 0 && p2p.cma &&
+        p2p_split_receive(request, world_src, rts, bytes)) {
+        pulled = 1;
+    } else if (bytes > 0 && rts->niov > 0 && p2p.cma) {
         int rc = pull(request, rts, bytes);
         pulled = rc == 0;
         if (rc > 0) /* the kernel refused (ptrace policy, seccomp): stop offering CMA */

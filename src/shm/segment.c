@@ -63,7 +63,8 @@ size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
         *ring_data_bytes = ring;
     struct shm_area_layout area;
     shm_area_layout(nranks, inbox_bytes_for(nranks), &area);
-    return areas_offset(nranks, ring) + (size_t)nranks * area.stride;
+    return areas_offset(nranks, ring) + (size_t)nranks * area.stride +
+           (size_t)nranks * SHM_COPY_SLOTS * sizeof(struct shm_copy_slot);
 }
 
 static void format_header(struct shm_header *seg, int nranks, size_t total, size_t ring)
@@ -80,6 +81,7 @@ static void format_header(struct shm_header *seg, int nranks, size_t total, size
     shm_area_layout(nranks, seg->inbox_data_bytes, &area);
     seg->areas_offset = areas_offset(nranks, ring);
     seg->area_stride = area.stride;
+    seg->slots_offset = seg->areas_offset + (size_t)nranks * area.stride;
     for (int r = 0; r < nranks; r++) {
         struct shm_rank_block *blk = shm_rank_block(seg, r);
         atomic_store_explicit(&blk->state, SHM_RANK_STARTED, memory_order_relaxed);

@@ -13,7 +13,7 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 2u /* 2: receiving areas (inbox, doorbells) */
+#define SHM_SEGMENT_VERSION 3u /* 2: receiving areas (inbox, doorbells); 3: copy slots */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -53,7 +53,26 @@ struct shm_header {
     uint64_t areas_offset;       /* nranks x receiving area, see struct shm_area_layout */
     uint64_t area_stride;
     uint64_t inbox_data_bytes;   /* power of two */
+    uint64_t slots_offset;       /* nranks x SHM_COPY_SLOTS struct shm_copy_slot */
 };
+
+/* A copy slot: the work counters of one large message that sender and receiver copy together
+ * (p2p/split.c). Owned by the sending rank, which hands it out with an RTS and takes it back at
+ * the FIN; both sides claim chunks with next_chunk and count finished bytes in done_bytes. */
+enum { SHM_COPY_SLOTS = 64 };
+struct shm_copy_slot {
+    _Atomic uint64_t next_chunk; /* next chunk index to claim (fetch_add by either side) */
+    _Atomic uint64_t done_bytes; /* bytes copied, either side (release after each copy) */
+    _Atomic uint64_t bytes;      /* the receiver's byte count, stored before it asks for help */
+    _Atomic uint32_t failed;     /* the sender's copy failed: the receiver redoes everything */
+    char pad[SHM_CACHE_LINE - 28];
+};
+
+static inline struct shm_copy_slot *shm_copy_slot(struct shm_header *seg, int rank, int slot)
+{
+    return (struct shm_copy_slot *)((char *)seg + seg->slots_offset) +
+           (size_t)rank * SHM_COPY_SLOTS + slot;
+}
 
 /* Where the parts of one rank's receiving area lie, in bytes from the area's start. Only the
  * orq and hybrid queue designs touch it (tmpfs allocates pages on first touch, so pair and cor

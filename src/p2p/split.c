@@ -1,0 +1,126 @@
+/* split.c - split copy: a large single-copy message copied by both processes at once.
+ * A plain CMA rendezvous leaves the sender idle while the receiver copies everything. Here the
+ * sender offers a copy slot with its RTS (shared counters in the segment, struct shm_copy_slot);
+ * the receiver, once matched, asks for help with a HELP record and starts claiming chunks; the
+ * sender, when it sees HELP, claims chunks too and writes them into the receiver's buffer with
+ * process_vm_writev. Chunks are claimed one at a time from a shared counter, so a sender that is
+ * busy elsewhere (or never looks) costs nothing: the receiver takes every chunk itself. The
+ * receiver completes when done_bytes covers the message and answers FIN as usual; the sender
+ * takes its slot back at the FIN. Both layouts must be one contiguous block (the common case
+ * for large messages); other layouts keep the receiver-only pull. */
+#include <sched.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/state.h"
+#include "datatype/datatype.h"
+#include "p2p/internal.h"
+#include "shm/cma.h"
+
+/* Chunk size from the message size alone, so both sides agree without telling each other:
+ * an eighth of the message (enough chunks to even out when one side starts late), at least
+ * 64 KiB (a process_vm_* call costs ~1 us of set-up) and at most 1 MiB. */
+static size_t chunk_bytes(size_t bytes)
+{
+    size_t c = bytes / 8;
+    if (c < (64u << 10))
+        c = 64u << 10;
+    if (c > (1u << 20))
+        c = 1u << 20;
+    return (c + 4095) & ~(size_t)4095;
+}
+
+void p2p_split_init(void)
+{
+    p2p.free_copy_slots = ~(uint64_t)0;
+    int cores_for_all = !nodempi.oversubscribed;
+    p2p.split_copy = nodempi.segment && p2p.cma && p2p.nranks > 1 &&
+                     (core_config.split_copy == CORE_STREAM_COPY_ON ||
+                      (core_config.split_copy == CORE_STREAM_COPY_AUTO && cores_for_all));
+}
+
+static struct shm_copy_slot *slot_of(int owner, int slot)
+{
+    return shm_copy_slot(nodempi.segment, owner, slot);
+}
+
+int p2p_split_offer(struct core_request *request, size_t size)
+{
+    (void)request;
+    if (!p2p.split_copy || size < core_config.split_copy_min || !p2p.free_copy_slots)
+        return 0;
+    int i = __builtin_ctzll(p2p.free_copy_slots);
+    p2p.free_copy_slots &= ~((uint64_t)1 << i);
+    struct shm_copy_slot *slot = slot_of(p2p.me, i);
+    /* relaxed: the RTS that names the slot is published with release after these */
+    atomic_store_explicit(&slot->next_chunk, 0, memory_order_relaxed);
+    atomic_store_explicit(&slot->done_bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&slot->bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&slot->failed, 0, memory_order_relaxed);
+    return i + 1;
+}
+
+void p2p_split_release(struct core_request *request)
+{
+    if (request->p2p.copy_slot) {
+        p2p.free_copy_slots |= (uint64_t)1 << (request->p2p.copy_slot - 1);
+        request->p2p.copy_slot = 0;
+    }
+}
+
+/* Claim and copy chunks until none are left. write: the sender's side (local = its buffer,
+ * remote = the receiver's); else the receiver's (local = its buffer, remote = the sender's). */
+static void copy_chunks(struct shm_copy_slot *slot, pid_t pid, char *local, uint64_t remote,
+                        size_t bytes, int write)
+{
+    size_t chunk = chunk_bytes(bytes);
+    for (;;) {
+        /* relaxed: the counter only divides the work; the data is ordered by done_bytes */
+        uint64_t k = atomic_fetch_add_explicit(&slot->next_chunk, 1, memory_order_relaxed);
+        if (k * chunk >= bytes)
+            return;
+        size_t offset = (size_t)k * chunk;
+        size_t len = bytes - offset < chunk ? bytes - offset : chunk;
+        struct iovec mine = {local + offset, len};
+        struct iovec theirs = {(void *)(uintptr_t)(remote + offset), len};
+        int rc = write ? shm_cma_write(pid, &mine, 1, &theirs, 1, len)
+                       : shm_cma_read(pid, &mine, 1, &theirs, 1, len);
+        if (rc != 0)
+            atomic_store_explicit(&slot->failed, 1, memory_order_relaxed);
+        /* release: this chunk's bytes (or the failure flag) are visible to whoever sees the
+         * count include them */
+        atomic_fetch_add_explicit(&slot->done_bytes, len, memory_order_release);
+    }
+}
+
+int p2p_split_receive(struct core_request *request, int world_src, const struct p2p_rts *rts,
+                      size_t bytes)
+{
+    if (!rts->copy_slot || rts->niov != 1 || !dt_is_contiguous(request->type, request->count))
+        return 0;
+    struct shm_copy_slot *slot = slot_of(world_src, rts->copy_slot - 1);
+    char *local = (char *)request->buf + request->type->true_lb;
+    /* relaxed: the HELP record carrying the request is published with release after it */
+    atomic_store_explicit(&slot->bytes, bytes, memory_order_relaxed);
+    struct p2p_cookies help = {rts->sender_cookie, (uint64_t)(uintptr_t)local};
+    p2p_queue_control(world_src, P2P_RECORD_HELP, &help);
+    copy_chunks(slot, rts->pid, local, rts->iov_base, bytes, 0);
+    /* The sender may still be inside its last chunk: wait for it (it is copying, not waiting
+     * for us; yield now and then in case it lost its core). */
+    unsigned spins = 0;
+    while (atomic_load_explicit(&slot->done_bytes, memory_order_acquire) < bytes)
+        if (++spins % 1024 == 0)
+            sched_yield();
+    return !atomic_load_explicit(&slot->failed, memory_order_relaxed);
+}
+
+void p2p_split_on_help(int world_src, const struct p2p_cookies *cookies)
+{
+    struct core_request *request = (struct core_request *)(uintptr_t)cookies->sender_cookie;
+    struct shm_copy_slot *slot = slot_of(p2p.me, request->p2p.copy_slot - 1);
+    size_t bytes = (size_t)atomic_load_explicit(&slot->bytes, memory_order_relaxed);
+    pid_t pid = atomic_load_explicit(&shm_rank_block(nodempi.segment, world_src)->pid,
+                                     memory_order_relaxed);
+    char *local = (char *)request->buf + request->type->true_lb;
+    copy_chunks(slot, pid, local, cookies->receiver_cookie, bytes, 1);
+}
