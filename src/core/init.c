@@ -86,7 +86,8 @@ int core_init(int required, int *provided)
     int rc = attach_job();
     if (rc != MPI_SUCCESS)
         return rc;
-    nodempi.oversubscribed = nodempi.world_size > available_cores();
+    nodempi.cores = available_cores();
+    nodempi.oversubscribed = nodempi.world_size > nodempi.cores;
     if ((rc = dt_init()) != MPI_SUCCESS || (rc = core_comm_init_predefined()) != MPI_SUCCESS ||
         (rc = p2p_init()) != MPI_SUCCESS)
         return rc;

@@ -18,6 +18,7 @@ struct nodempi_state {
     int world_rank;
     int world_size;
     int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin */
+    int cores;                   /* CPUs the job may use (NODEMPI_NCORES or our affinity) */
     pid_t pid;
     struct shm_header *segment;  /* NULL for a singleton */
     struct core_comm *comm_world;

@@ -54,6 +54,8 @@ struct shm_header {
     uint64_t area_stride;
     uint64_t inbox_data_bytes;   /* power of two */
     uint64_t slots_offset;       /* nranks x SHM_COPY_SLOTS struct shm_copy_slot */
+    /* Ranks asleep on their futex right now (a hint for spinners), on its own line. */
+    _Alignas(SHM_CACHE_LINE) _Atomic int32_t sleepers;
 };
 
 /* A copy slot: the work counters of one large message that sender and receiver copy together
