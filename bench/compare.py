@@ -239,6 +239,10 @@ def plan(cfg, groups, ranks, sizes_override):
         for m in ("16K", "1K"):
             jobs.append(Job("skew", "skew", ["-s", s["skew"], "-m", m] + t, 2))
     for n in ranks:
+        if "latency" in groups and n > 2:
+            # Issue 5's oversubscribed case: ranks 0 and 1 ping-pong while the others wait in
+            # the timing agreement (a collective), up to the largest size that stays cheap.
+            jobs.append(Job("latency", "latency", ["-s", "8,512,4K,64K"] + t, n))
         if "multipair" in groups:
             jobs.append(Job("multipair", "multipair", ["-s", s["multipair"]] + t, n))
         if "coll" in groups:

@@ -65,7 +65,9 @@ struct core_request {
         void *message;               /* matched unexpected message (Mrecv, late match) */
         void *iov;                   /* rendezvous: iovec array a peer reads with CMA */
         size_t total;                /* rendezvous receive: message size */
-        int copy_slot;               /* rendezvous send: split-copy slot + 1, 0 = none */
+        int copy_slot;               /* split copy: the sender's slot + 1, 0 = none */
+        int remote_pid;              /* split-copy receive: the sender's pid and buffer */
+        uint64_t remote_base;
     } p2p;
 
     /* Generic requests. */

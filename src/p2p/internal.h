@@ -138,6 +138,7 @@ struct p2p_peer {
     size_t chunk;                /* pipelined fragment size, from the cache the pair shares */
     int distance;                /* enum topo_distance of the two ranks' CPUs */
     int stream_copy;             /* write bulk data into the ring with streaming stores */
+    int rndv_sends;              /* my rendezvous sends to this peer not yet finished */
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_assembly assembly;
     int unexpected_count;        /* messages from this peer waiting in unexpected queues */
@@ -169,6 +170,7 @@ struct p2p_state {
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */
     uint64_t free_copy_slots;    /* bit i: my copy slot i is free */
+    int split_pending;           /* receives waiting for a sender's last split-copy chunks */
     struct p2p_peer *peers;
     int pending_peers;           /* peers with a non-empty outgoing queue */
     struct p2p_match_queues *queues; /* open-addressing table by context */
@@ -251,8 +253,13 @@ void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 void p2p_split_init(void);
 int p2p_split_offer(struct core_request *request, size_t size); /* slot + 1 or 0 */
 void p2p_split_release(struct core_request *request);
-int p2p_split_receive(struct core_request *request, int world_src, const struct p2p_rts *rts,
-                      size_t bytes); /* 1 done, 0 not applicable or failed: pull it all */
+/* 1: taken (completed now, or when the sender's last chunks are in: p2p_split_progress);
+ * 0: not applicable, use the plain pull */
+int p2p_split_receive(struct core_request *request, int src, int tag, int world_src,
+                      size_t size, const struct p2p_rts *rts, size_t bytes);
+int p2p_split_progress(void);
+/* rndv.c: pull a whole message with CMA; 0 on success, else an errno value */
+int p2p_rndv_pull(struct core_request *request, const struct p2p_rts *rts, size_t bytes);
 void p2p_split_on_help(int world_src, const struct p2p_cookies *cookies);
 
 /* A record with room for payload_bytes in the queue to peer, or NULL when it is full (the

@@ -129,6 +129,8 @@ void p2p_flush(void)
 int p2p_progress(void)
 {
     int did = p2p_queue_poll();
+    if (p2p.split_pending)
+        did |= p2p_split_progress();
     if (p2p.pending_peers)
         for (int r = 0; r < p2p.nranks && p2p.pending_peers; r++)
             if (p2p.peers[r].out_head)

@@ -75,6 +75,7 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
             rec->flags = P2P_RTS_CMA;
         }
     }
+    peer->rndv_sends++;
     rec->kind = P2P_RECORD_RTS;
     rec->tag = request->tag;
     rec->context = request->context;
@@ -88,6 +89,7 @@ static void send_done(struct core_request *request)
 {
     free(request->p2p.iov);
     request->p2p.iov = NULL;
+    p2p.peers[request->p2p.world_peer].rndv_sends--;
     p2p_split_release(request);
     p2p_send_complete(request);
 }
@@ -98,7 +100,7 @@ void p2p_rndv_on_fin(const struct p2p_cookies *cookies)
 }
 
 /* Pull with CMA into the receive buffer; 0 on success, else an errno value. */
-static int pull(struct core_request *request, const struct p2p_rts *rts, size_t bytes)
+int p2p_rndv_pull(struct core_request *request, const struct p2p_rts *rts, size_t bytes)
 {
     struct iovec local_one, remote_one;
     struct iovec *local = &local_one, *remote = &remote_one;
@@ -137,10 +139,10 @@ void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_
     struct p2p_cookies cookies = {rts->sender_cookie, (uint64_t)(uintptr_t)request};
     int pulled = 0;
     if (bytes > 0 && rts->niov > 0 && p2p.cma &&
-        p2p_split_receive(request, world_src, rts, bytes)) {
-        pulled = 1;
-    } else if (bytes > 0 && rts->niov > 0 && p2p.cma) {
-        int rc = pull(request, rts, bytes);
+        p2p_split_receive(request, src, tag, world_src, size, rts, bytes))
+        return; /* completes and answers FIN in split.c */
+    if (bytes > 0 && rts->niov > 0 && p2p.cma) {
+        int rc = p2p_rndv_pull(request, rts, bytes);
         pulled = rc == 0;
         if (rc > 0) /* the kernel refused (ptrace policy, seccomp): stop offering CMA */
             p2p.cma = 0;

@@ -4,11 +4,13 @@
  * the receiver, once matched, asks for help with a HELP record and starts claiming chunks; the
  * sender, when it sees HELP, claims chunks too and writes them into the receiver's buffer with
  * process_vm_writev. Chunks are claimed one at a time from a shared counter, so a sender that is
- * busy elsewhere (or never looks) costs nothing: the receiver takes every chunk itself. The
- * receiver completes when done_bytes covers the message and answers FIN as usual; the sender
- * takes its slot back at the FIN. Both layouts must be one contiguous block (the common case
+ * busy elsewhere (or never looks) costs nothing: the receiver takes every chunk itself. When
+ * the receiver runs out of chunks while the sender still copies its last one, the receive waits
+ * in a pending list (polled by p2p_progress) instead of spinning, so the receiver goes on with
+ * other records: in a bidirectional stream both ranks are senders and receivers, and waiting
+ * there cost 15% of the bandwidth at 256 KiB. The receive completes when done_bytes covers the
+ * message and answers FIN as usual; the sender takes its slot back at the FIN. Both layouts must be one contiguous block (the common case
  * for large messages); other layouts keep the receiver-only pull. */
-#include <sched.h>
 #include <string.h>
 
 #include "core/config.h"
@@ -93,10 +95,51 @@ static void copy_chunks(struct shm_copy_slot *slot, pid_t pid, char *local, uint
     }
 }
 
-int p2p_split_receive(struct core_request *request, int world_src, const struct p2p_rts *rts,
-                      size_t bytes)
+/* Receives whose last chunks the sender is still copying, linked through p2p.next. */
+static struct core_request *pending_head;
+
+/* The receive's copy is complete: finish it like p2p_rndv_receive's single-copy path. */
+static void finish(struct core_request *request)
+{
+    struct shm_copy_slot *slot = slot_of(request->p2p.world_peer, request->p2p.copy_slot - 1);
+    size_t bytes = request->p2p.offset, size = request->p2p.total;
+    int pulled = 1;
+    /* relaxed: done_bytes was acquired before; failed was stored before its release add */
+    if (atomic_load_explicit(&slot->failed, memory_order_relaxed)) {
+        /* the sender could not write into us: pull everything ourselves */
+        struct p2p_rts rts = {.pid = request->p2p.remote_pid, .niov = 1,
+                              .iov_base = request->p2p.remote_base, .iov_len = bytes};
+        pulled = p2p_rndv_pull(request, &rts, bytes) == 0;
+    }
+    request->p2p.copy_slot = 0;
+    struct p2p_cookies fin = {request->p2p.peer_cookie, (uint64_t)(uintptr_t)request};
+    int world_src = request->p2p.world_peer;
+    if (pulled) {
+        p2p_complete_recv(request, request->status.MPI_SOURCE, request->status.MPI_TAG, size,
+                          bytes);
+    } else { /* both directions refused mid-job: report it on the receive */
+        core_status_set_count(&request->status, 0);
+        request->status.MPI_ERROR = MPI_ERR_OTHER;
+        core_request_complete(request);
+    }
+    p2p_queue_control(world_src, P2P_RECORD_FIN, &fin);
+}
+
+static int copy_done(struct core_request *request)
+{
+    struct shm_copy_slot *slot = slot_of(request->p2p.world_peer, request->p2p.copy_slot - 1);
+    /* acquire pairs with the release add after each chunk: its bytes are in our buffer */
+    return atomic_load_explicit(&slot->done_bytes, memory_order_acquire) >= request->p2p.offset;
+}
+
+int p2p_split_receive(struct core_request *request, int src, int tag, int world_src,
+                      size_t size, const struct p2p_rts *rts, size_t bytes)
 {
     if (!rts->copy_slot || rts->niov != 1 || !dt_is_contiguous(request->type, request->count))
+        return 0;
+    /* A sender that is also receiving large messages from us is busy copying them: asking it
+     * for help only splits the same work finer (bidirectional 256 KiB: 13.4 -> 11.2 GB/s). */
+    if (p2p.peers[world_src].rndv_sends > 0)
         return 0;
     struct shm_copy_slot *slot = slot_of(world_src, rts->copy_slot - 1);
     char *local = (char *)request->buf + request->type->true_lb;
@@ -105,13 +148,43 @@ int p2p_split_receive(struct core_request *request, int world_src, const struct 
     struct p2p_cookies help = {rts->sender_cookie, (uint64_t)(uintptr_t)local};
     p2p_queue_control(world_src, P2P_RECORD_HELP, &help);
     copy_chunks(slot, rts->pid, local, rts->iov_base, bytes, 0);
-    /* The sender may still be inside its last chunk: wait for it (it is copying, not waiting
-     * for us; yield now and then in case it lost its core). */
-    unsigned spins = 0;
-    while (atomic_load_explicit(&slot->done_bytes, memory_order_acquire) < bytes)
-        if (++spins % 1024 == 0)
-            sched_yield();
-    return !atomic_load_explicit(&slot->failed, memory_order_relaxed);
+    request->p2p.world_peer = world_src;
+    request->p2p.copy_slot = rts->copy_slot;
+    request->p2p.peer_cookie = rts->sender_cookie;
+    request->p2p.remote_pid = rts->pid;
+    request->p2p.remote_base = rts->iov_base;
+    request->p2p.offset = bytes;
+    request->p2p.total = size;
+    request->status.MPI_SOURCE = src;
+    request->status.MPI_TAG = tag;
+    request->status.MPI_ERROR = MPI_SUCCESS;
+    if (copy_done(request)) {
+        finish(request);
+        return 1;
+    }
+    request->p2p.next = pending_head;
+    pending_head = request;
+    p2p.split_pending++;
+    return 1;
+}
+
+int p2p_split_progress(void)
+{
+    int did = 0;
+    struct core_request **link = &pending_head;
+    while (*link) {
+        struct core_request *request = *link;
+        if (!copy_done(request)) {
+            link = &request->p2p.next;
+            continue;
+        }
+        *link = request->p2p.next;
+        request->p2p.next = NULL;
+        p2p.split_pending--;
+        finish(request);
+        did = 1;
+    }
+    return did;
 }
 
 void p2p_split_on_help(int world_src, const struct p2p_cookies *cookies)
