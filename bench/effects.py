@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""bench/effects: the effect of each nodempi mechanism alone, measured by switching it off.
+
+Every mechanism of issue 5 has a NODEMPI_* switch. For each one this runs the benchmark where it
+matters with the mechanism as shipped (auto) and with it off, interleaved job by job (order
+rotated every repetition) and next to a fresh measurement of the hardware floor, then reports
+medians and the ratio off / on per point (the speed-up the mechanism brings: >1 means the
+mechanism helps, for times and bandwidths alike). Uses the benchmark binaries and helpers of
+bench/compare (compare.py); nodempi only, from <repo>/build.
+
+Usage: bench/effects [--reps N] [--budget S] [--only name,...] [--out DIR]
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compare  # noqa: E402
+
+# name: (what it is, benchmark program, args, ranks, env when off, metric filter)
+MECHANISMS = [
+    ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",
+     "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SINGLE_COPY": "none"}, None),
+    ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",
+     "bw", ["-s", "128K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
+    ("split_copy_lat", "split copy, ping-pong",
+     "latency", ["-s", "256K,1M,4M"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
+    ("topology_threshold", "per-pair single-copy threshold from the profile vs a fixed 4 KiB "
+     "(the eager limit: CMA for every rendezvous)",
+     "bw", ["-s", "8K,16K,32K,64K"], 2, {"NODEMPI_CMA_THRESHOLD": "4097"}, None),
+    ("stream_copy", "streaming stores for pipelined fragments (single copy off in both)",
+     "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_STREAM_COPY": "off"}, None),
+    ("cache_chunk", "pipeline fragment sized from the shared cache vs 64 KiB (single copy off in "
+     "both)", "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_PIPELINE_CHUNK": "65536"}, None),
+    ("skew", "skew-aware eager limit (seed 001 §4.2), producer time c3 vs consumer compute c2",
+     "skew", ["-s", "0,2,5,10,20,50", "-m", "16K"], 2, {"NODEMPI_SKEW": "off"}, None),
+    ("skew_bw", "skew adaptation must not cost bandwidth without skew",
+     "bw", ["-s", "16K,64K,256K,1M"], 2, {"NODEMPI_SKEW": "off"}, None),
+    ("wait_4", "waiting (auto: spin while awake ranks fit the cores, else yield, then futex) vs "
+     "always yield, 4 ranks on 2 cores",
+     "latency", ["-s", "8,512,4K,64K"], 4, {"NODEMPI_WAIT": "yield"}, None),
+    ("wait_8", "the same, 8 ranks on 2 cores",
+     "latency", ["-s", "8,512,4K,64K"], 8, {"NODEMPI_WAIT": "yield"}, None),
+]
+# stream_copy and cache_chunk only act on the pipelined path: measure both settings there.
+BASE_ENV = {"stream_copy": {"NODEMPI_SINGLE_COPY": "none"},
+            "cache_chunk": {"NODEMPI_SINGLE_COPY": "none"}}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--budget", type=float, default=0.1)
+    ap.add_argument("--only", help="comma list of mechanism names")
+    ap.add_argument("--out", help="write the markdown table here too")
+    args = ap.parse_args()
+    mechs = [m for m in MECHANISMS if not args.only or m[0] in args.only.split(",")]
+
+    nodempi = compare.Mpi("nodempi", os.path.join(compare.REPO, "build", "bin", "mpicc"),
+                          os.path.join(compare.REPO, "build", "bin", "mpiexec"))
+    compare.build(nodempi)
+    if not nodempi.ok:
+        print("bench/effects: cannot build the benchmarks against nodempi: %s" % nodempi.why)
+        return 1
+    hw = compare.build_hw()
+    ncpus = len(os.sched_getaffinity(0))
+    base_env = compare.run_env()
+    values = {}   # (mech, setting, bench, x, metric) -> [values]
+    floors = []
+    t0 = time.time()
+    for rep in range(args.reps):
+        for name, _, prog, pargs, n, off, _ in mechs:
+            if hw:
+                rc, o = compare.run_quiet([hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
+                floors += [v for b, x, r, me, v in compare.parse_csv(o) if me == "oneway_ns"]
+            settings = [("on", {}), ("off", off)]
+            if rep % 2:
+                settings.reverse()
+            for setting, extra in settings:
+                env = dict(base_env, **BASE_ENV.get(name, {}), **extra)
+                cmd = nodempi.launch(n, prog, pargs + ["-t", str(args.budget)], ncpus)
+                rows, err, dt = compare.run_job(cmd, 300, env)
+                if err:
+                    compare.log("FAIL %s %s: %s" % (name, setting, err))
+                for b, x, r, me, v in rows or []:
+                    values.setdefault((name, setting, b, x, me), []).append(v)
+        compare.log("repetition %d/%d done, %.0f s" % (rep + 1, args.reps, time.time() - t0))
+
+    lines = ["nodempi mechanisms one at a time, %s, %d reps, budget %.2f s per point; "
+             "hardware floor (one-way cache-line) during the run: median %.0f ns, min %.0f, "
+             "max %.0f" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), args.reps,
+                           args.budget, statistics.median(floors) if floors else 0,
+                           min(floors) if floors else 0, max(floors) if floors else 0), ""]
+    for name, what, prog, pargs, n, off, _ in mechs:
+        offs = " ".join("%s=%s" % kv for kv in off.items())
+        base = " ".join("%s=%s" % kv for kv in BASE_ENV.get(name, {}).items())
+        lines.append("**%s** (%d ranks): %s. Off = `%s`%s." %
+                     (name, n, what, offs, (", both with `%s`" % base) if base else ""))
+        lines.append("")
+        lines.append("| benchmark | metric | x | on (median) | off (median) | speed-up of the "
+                     "mechanism |")
+        lines.append("|---|---|---|---|---|---|")
+        keys = sorted({(b, x, me) for (m, s, b, x, me) in values if m == name},
+                      key=lambda k: (k[2], k[1]))
+        for b, x, me in keys:
+            on = values.get((name, "on", b, x, me))
+            of = values.get((name, "off", b, x, me))
+            if not on or not of:
+                continue
+            mon, mof = statistics.median(on), statistics.median(of)
+            lower_better = me.endswith("_us") or me.endswith("_ns")
+            gain = (mof / mon) if lower_better else (mon / mof)
+            xs = ("%g" % x) if b == "skew" else compare_size(x)
+            lines.append("| %s | %s | %s | %s | %s | %.2fx |" % (b, me, xs, num(mon), num(mof), gain))
+        lines.append("")
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+def num(v):
+    return "%.0f" % v if v >= 1000 else "%.3g" % v
+
+
+def compare_size(x):
+    x = int(x)
+    for unit, s in ((1 << 20, "M"), (1 << 10, "K")):
+        if x >= unit and x % unit == 0:
+            return "%d%s" % (x // unit, s)
+    return str(x)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
