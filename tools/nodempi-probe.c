@@ -47,6 +47,7 @@ struct probe_options {
     double point_ms;      /* measuring time per bandwidth point */
     int reps;             /* repetitions per bandwidth point (best is kept) */
     int size_step;        /* size multiplier between points: 2 or 4 */
+    int transport;        /* (f): measure the library's own path through mpiexec */
 };
 
 static double now_ns(void)
@@ -538,6 +539,129 @@ static void probe_copies(const struct probe_options *o, struct topo_profile *p)
                strerror(res.cma_error));
 }
 
+/* ---- (f) the library's own rendezvous: pipelined vs single copy, through mpiexec ------------
+ * Section (c)'s ring is a model; the library's pipeline also pays for records, fragment headers
+ * and the CTS hand-shake, and its single copy may split the work between the two processes
+ * (p2p/split.c). Measured here, with nodempi-calibrate run as a 2-rank job on each class's two
+ * CPUs, it is what decides the threshold the library uses for that class's pairs: the one for
+ * the ring the class actually gets (streaming stores between different CPUs, memcpy on one).
+ * On this machine's shared_l3 pair the model said "never single copy" while the library's
+ * pipeline moved 7-8 GB/s at 1 MiB against 12-15 GB/s for single copy. */
+#define CALIBRATE_SIZES 10 /* 8 KiB .. 4 MiB */
+
+/* The CPUs we were started on: the jobs must inherit these, not the one CPU the measurements
+ * above pinned us to (a job started on one CPU runs oversubscribed: no spinning, no split copy). */
+static cpu_set_t startup_cpus;
+
+/* GB/s per size from one calibration job (the geometric mean of one-way and both-ways
+ * bandwidth: a threshold serves both patterns); 0 on failure. */
+static int run_calibration(const char *dir, int a, int b, int single_copy,
+                           double gbps[CALIBRATE_SIZES])
+{
+    char cmd[2200], cpus[32];
+    snprintf(cpus, sizeof(cpus), "%d,%d", a, b);
+    setenv("NODEMPI_CALIBRATE_CPUS", cpus, 1);
+    setenv("NODEMPI_AUTOPROBE", "off", 1); /* the job must not start a probe of its own */
+    /* Two ranks on one CPU must wait as an oversubscribed job does (yield, sleep). */
+    if (a == b)
+        setenv("NODEMPI_NCORES", "1", 1);
+    else
+        unsetenv("NODEMPI_NCORES");
+    if (single_copy) {
+        unsetenv("NODEMPI_SINGLE_COPY");
+        setenv("NODEMPI_CMA_THRESHOLD", "4097", 1); /* every rendezvous by single copy */
+    } else {
+        unsetenv("NODEMPI_CMA_THRESHOLD");
+        setenv("NODEMPI_SINGLE_COPY", "none", 1);
+    }
+    snprintf(cmd, sizeof(cmd), "'%s/mpiexec' -n 2 --timeout 60 '%s/nodempi-calibrate' 2>/dev/null",
+             dir, dir);
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return 0;
+    int n = 0;
+    long bytes;
+    double one, both;
+    char line[256];
+    while (fgets(line, sizeof(line), f))
+        if (sscanf(line, "calibrate,%ld,%lf,%lf", &bytes, &one, &both) == 3 &&
+            n < CALIBRATE_SIZES)
+            gbps[n++] = sqrt(one * both);
+    int rc = pclose(f);
+    unsetenv("NODEMPI_SINGLE_COPY");
+    unsetenv("NODEMPI_CMA_THRESHOLD");
+    unsetenv("NODEMPI_NCORES");
+    return rc == 0 && n == CALIBRATE_SIZES;
+}
+
+static void probe_transport(const struct probe_options *o, struct topo_profile *p)
+{
+    int rounds = o->quick ? 2 : 4;
+    char dir[1024];
+    ssize_t len = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+    if (len <= 0)
+        return;
+    dir[len] = 0;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = 0; /* our directory, where mpiexec and nodempi-calibrate live */
+    sched_setaffinity(0, sizeof(startup_cpus), &startup_cpus);
+    struct copy_results res;
+    memset(&res, 0, sizeof(res));
+    for (size_t s = 8 << 10; res.nsizes < CALIBRATE_SIZES; s *= 2)
+        res.sizes[res.nsizes++] = s;
+    char label[16];
+    printf("\n(f) nodempi's own rendezvous (nodempi-calibrate, 2-rank job, window of 16, best of "
+           "%d jobs): GB/s,\n    geometric mean of one way and both ways\n", rounds);
+    printf("    %-10s %-6s", "class", "copy");
+    for (int i = 0; i < res.nsizes; i++)
+        printf(" %6s", size_label(res.sizes[i], label, sizeof(label)));
+    printf("  threshold\n");
+    for (int d = 0; d < TOPO_UNKNOWN; d++) {
+        int a, b;
+        if (topo_distance_example((enum topo_distance)d, &a, &b) != 0)
+            continue;
+        /* Alternate the two settings a few times and keep each size's best: the vCPUs move
+         * and other processes come and go between jobs. */
+        double pipe[CALIBRATE_SIZES] = {0}, single[CALIBRATE_SIZES] = {0};
+        int ok = 1;
+        for (int round = 0; ok && round < rounds; round++) {
+            double one[CALIBRATE_SIZES];
+            for (int k = 0; ok && k < 2; k++) {
+                double *best = k ? single : pipe;
+                if (!(ok = run_calibration(dir, a, b, k, one)))
+                    break;
+                for (int i = 0; i < CALIBRATE_SIZES; i++)
+                    if (one[i] > best[i])
+                        best[i] = one[i];
+            }
+        }
+        if (!ok) {
+            printf("    %-10s calibration job failed; keeping section (c)'s thresholds\n",
+                   topo_distance_name((enum topo_distance)d));
+            continue;
+        }
+        size_t t = crossover(&res, pipe, single);
+        struct topo_profile_class *c = &p->cls[d];
+        /* the ring this class gets by default (p2p/progress.c: streaming between CPUs) */
+        if (d == TOPO_SAME_CORE)
+            c->cma_threshold = t;
+        else
+            c->cma_threshold_stream = t;
+        const char *names[2] = {"ring", "single"};
+        const double *rows[2] = {pipe, single};
+        for (int k = 0; k < 2; k++) {
+            printf("    %-10s %-6s", k ? "" : topo_distance_name((enum topo_distance)d), names[k]);
+            for (int i = 0; i < res.nsizes; i++)
+                printf(" %6.1f", rows[k][i]);
+            if (k)
+                printf("  %s", topo_profile_threshold_text(t, label, sizeof(label)));
+            printf("\n");
+        }
+    }
+}
+
 /* ---- (d) cache sizes: latency of a random pointer chase by working set (Servet) ------------
  * Each cache line of the working set points to the next in one random cycle, so every load
  * depends on the previous one and the prefetchers cannot guess: the time per load steps up
@@ -753,12 +877,14 @@ static void warn_if_busy(const char *when, int realtime)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: nodempi-probe [--quick] [--write | --out FILE] [--no-caches]\n"
+            "usage: nodempi-probe [--quick] [--write | --out FILE] [--no-caches] [--no-transport]\n"
             "  --quick      fewer runs and sizes (< 2 s)\n"
             "  --write      write the profile to the default path (NODEMPI_PROFILE or\n"
             "               $XDG_CACHE_HOME/nodempi/profile-<host>.txt)\n"
             "  --out FILE   write the profile to FILE\n"
             "  --no-caches  skip the pointer-chase cache measurement (hwloc sizes are kept)\n"
+            "  --no-transport  skip (f), the library's own rendezvous measured through\n"
+            "               mpiexec; thresholds then come from the ring model of (c)\n"
             "  --rt         run at real-time priority (SCHED_FIFO 1) so that other processes do\n"
             "               not preempt the measurements (needs root or CAP_SYS_NICE; the\n"
             "               kernel still leaves them 5%% of each second)\n");
@@ -768,7 +894,7 @@ static void usage(void)
 static void parse_options(int argc, char **argv, struct probe_options *o, char *path,
                           size_t path_len)
 {
-    *o = (struct probe_options){.caches = 1};
+    *o = (struct probe_options){.caches = 1, .transport = 1};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             o->quick = 1;
@@ -776,6 +902,8 @@ static void parse_options(int argc, char **argv, struct probe_options *o, char *
             o->caches = 0;
         else if (strcmp(argv[i], "--rt") == 0)
             o->realtime = 1;
+        else if (strcmp(argv[i], "--no-transport") == 0)
+            o->transport = 0;
         else if (strcmp(argv[i], "--write") == 0) {
             if (topo_profile_path(path, path_len) < 0) {
                 fprintf(stderr, "nodempi-probe: no HOME or XDG_CACHE_HOME: use --out FILE\n");
@@ -801,8 +929,8 @@ static void print_summary(const struct topo_profile *p)
     char text[32], stream[32];
     printf("\nsingle-copy threshold per distance class: the size from which single copy "
            "makes all measured\nsizes fastest overall (single copy handicapped by %.0f%%), "
-           "against the memcpy ring and\nagainst the streaming-store ring:\n",
-           (CMA_WIN_MARGIN - 1) * 100);
+           "against the memcpy ring and\nagainst the streaming-store ring (the ring each class "
+           "uses comes from (f) when it ran):\n", (CMA_WIN_MARGIN - 1) * 100);
     for (int d = 0; d < TOPO_UNKNOWN; d++) {
         const struct topo_profile_class *c = &p->cls[d];
         if (!c->measured)
@@ -823,6 +951,7 @@ int main(int argc, char **argv)
     struct probe_options o;
     core_config_load();
     parse_options(argc, argv, &o, default_path, sizeof(default_path));
+    sched_getaffinity(0, sizeof(startup_cpus), &startup_cpus);
     setvbuf(stdout, NULL, _IOLBF, 0); /* progress is visible when piped */
     double start = now_ns();
     topo_hw_init();
@@ -847,6 +976,8 @@ int main(int argc, char **argv)
     if (o.caches)
         probe_caches(&p);
     probe_contention(&o, &p);
+    if (o.transport)
+        probe_transport(&o, &p);
     print_summary(&p);
     warn_if_busy("end", o.realtime);
     printf("probe time %.1f s\n", (now_ns() - start) / 1e9);
