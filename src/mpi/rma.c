@@ -72,6 +72,14 @@ static int check_pointer(struct rma_win *win, const void *p, const char *name,
     return p ? MPI_SUCCESS : win_error(win, MPI_ERR_ARG, function, "%s is NULL", name);
 }
 
+/* Calls that write through one pointer argument: a valid window, then that pointer. */
+static int begin_win_query(MPI_Win handle, const void *out, const char *name,
+                           struct rma_win **win, const char *function)
+{
+    int rc = begin_win(handle, win, function);
+    return rc != MPI_SUCCESS ? rc : check_pointer(*win, out, name, function);
+}
+
 static int check_count(struct rma_win *win, MPI_Count count, const char *which,
                        const char *function)
 {
@@ -179,6 +187,58 @@ static int completed_request(struct rma_win *win, MPI_Request *request, const ch
     r->complete = 1;
     *request = core_request_to_handle(r);
     return MPI_SUCCESS;
+}
+
+/* ---- checks shared by the operations ------------------------------------------------------ */
+
+/* What the checks of an operation resolve. */
+struct op_args {
+    struct rma_win *win;
+    struct dt_type *origin_type;   /* NULL when the origin buffer is unused (MPI_NO_OP) */
+    struct dt_type *result_type;   /* NULL unless the call fetches */
+    struct dt_type *target_type;
+    struct coll_op *op;            /* accumulates only */
+};
+
+/* The window; for request-based calls (request != NULL) also the request pointer and a
+ * passive target epoch. */
+static int check_window(MPI_Win win, MPI_Request *request, int target_rank, struct op_args *a,
+                        const char *function)
+{
+    int rc = begin_win(win, &a->win, function);
+    if (rc == MPI_SUCCESS && request)
+        rc = check_pointer(a->win, request, "request", function);
+    if (rc == MPI_SUCCESS && request)
+        rc = passive_only(a->win, target_rank, function);
+    return rc;
+}
+
+/* An origin or result buffer: count, then datatype ("origin" or "result" names it). */
+static int check_buffer(struct rma_win *w, MPI_Count count, MPI_Datatype handle,
+                        struct dt_type **type, const char *which, const char *function)
+{
+    int rc = check_count(w, count, which, function);
+    return rc != MPI_SUCCESS ? rc : check_type(w, handle, type, which, function);
+}
+
+/* The target's rank, count and datatype; its epoch and range are check_access's. */
+static int check_target(struct rma_win *w, int rank, MPI_Count count, MPI_Datatype handle,
+                        struct dt_type **type, const char *function)
+{
+    int rc = check_rank(w, rank, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_count(w, count, "target", function);
+    return rc != MPI_SUCCESS ? rc : check_type(w, handle, type, "target", function);
+}
+
+/* The end of every operation: the lower layer's failure raised on the window, or the request
+ * of a request-based call. */
+static int finish_op(const struct op_args *a, int rc, int target_rank, MPI_Request *request,
+                     const char *function)
+{
+    if (rc != MPI_SUCCESS)
+        return op_failed(a->win, rc, target_rank, function);
+    return request ? completed_request(a->win, request, function) : MPI_SUCCESS;
 }
 
 /* ---- window creation ---------------------------------------------------------------------- */
@@ -386,8 +446,8 @@ static int shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_un
     rc = rma_win_shared_query(w, rank, size, disp_unit, (void **)baseptr);
     if (rc != MPI_SUCCESS)
         return win_error(w, rc, function,
-                         "the window is not in shared memory (create it with "
-                         "MPI_Win_allocate_shared)");
+                         "a window from MPI_Win_create_dynamic has no one segment per rank to "
+                         "query (MPI-4.1 12.2.3)");
     return MPI_SUCCESS;
 }
 
@@ -414,90 +474,63 @@ int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *dis
 
 /* ---- put and get -------------------------------------------------------------------------- */
 
-/* The arguments of put/get: counts, types, rank, then the epoch and range of a real target. */
-static int check_transfer(struct rma_win *w, MPI_Count origin_count, MPI_Datatype origin_dt,
-                          struct dt_type **ot, int target_rank, MPI_Aint target_disp,
-                          MPI_Count target_count, MPI_Datatype target_dt, struct dt_type **tt,
+/* Put and get: window (and request), origin, target, then the epoch and range of a real
+ * target. */
+static int check_transfer(MPI_Win win, MPI_Request *request, MPI_Count origin_count,
+                          MPI_Datatype origin_dt, int target_rank, MPI_Aint target_disp,
+                          MPI_Count target_count, MPI_Datatype target_dt, struct op_args *a,
                           const char *function)
 {
     int rc;
-    if ((rc = check_count(w, origin_count, "origin", function)) ||
-        (rc = check_type(w, origin_dt, ot, "origin", function)) ||
-        (rc = check_rank(w, target_rank, function)) ||
-        (rc = check_count(w, target_count, "target", function)) ||
-        (rc = check_type(w, target_dt, tt, "target", function)))
+    if ((rc = check_window(win, request, target_rank, a, function)) ||
+        (rc = check_buffer(a->win, origin_count, origin_dt, &a->origin_type, "origin",
+                           function)) ||
+        (rc = check_target(a->win, target_rank, target_count, target_dt, &a->target_type,
+                           function)))
         return rc;
     if (target_rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    return check_access(w, target_rank, target_disp, target_count, *tt, function);
+    return check_access(a->win, target_rank, target_disp, target_count, a->target_type,
+                        function);
 }
 
-static int put(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request,
-               const char *function)
-{
-    struct rma_win *w = request ? NULL : fast_win(win, target_rank);
-    struct dt_type *ot, *tt;
-    size_t bytes;
-    if (w && fast_bytes(origin_count, origin_datatype, target_count, target_datatype, &bytes) &&
-        rma_put_fast(w, origin_addr, bytes, target_rank, target_disp))
-        return MPI_SUCCESS;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS && request)
-        rc = check_pointer(w, request, "request", function);
-    if (rc == MPI_SUCCESS && request)
-        rc = passive_only(w, target_rank, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_transfer(w, origin_count, origin_datatype, &ot, target_rank, target_disp,
-                            target_count, target_datatype, &tt, function);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (target_rank != MPI_PROC_NULL) {
-        rc = rma_put(w, origin_addr, origin_count, ot, target_rank, target_disp, target_count,
-                     tt);
-        if (rc != MPI_SUCCESS)
-            return op_failed(w, rc, target_rank, function);
-    }
-    return request ? completed_request(w, request, function) : MPI_SUCCESS;
-}
+enum direction { TO_TARGET, FROM_TARGET };
 
-static int get(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-               int target_rank, MPI_Aint target_disp, MPI_Count target_count,
-               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request,
-               const char *function)
+/* MPI_Put (TO_TARGET) and MPI_Get and their request-based forms: a plain contiguous transfer
+ * to a reachable target takes the fast path; anything else is checked, then moved by one call
+ * below. A get's origin buffer is writable: it arrives here as const only so both directions
+ * share this function. */
+static int transfer(enum direction direction, const void *origin, MPI_Count origin_count,
+                    MPI_Datatype origin_dt, int target_rank, MPI_Aint target_disp,
+                    MPI_Count target_count, MPI_Datatype target_dt, MPI_Win win,
+                    MPI_Request *request, const char *function)
 {
-    struct rma_win *w = request ? NULL : fast_win(win, target_rank);
-    struct dt_type *ot, *tt;
+    struct op_args a = {.win = request ? NULL : fast_win(win, target_rank)};
     size_t bytes;
-    if (w && fast_bytes(origin_count, origin_datatype, target_count, target_datatype, &bytes) &&
-        rma_get_fast(w, origin_addr, bytes, target_rank, target_disp))
+    if (a.win && fast_bytes(origin_count, origin_dt, target_count, target_dt, &bytes) &&
+        (direction == TO_TARGET
+             ? rma_put_fast(a.win, origin, bytes, target_rank, target_disp)
+             : rma_get_fast(a.win, (void *)origin, bytes, target_rank, target_disp)))
         return MPI_SUCCESS;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS && request)
-        rc = check_pointer(w, request, "request", function);
-    if (rc == MPI_SUCCESS && request)
-        rc = passive_only(w, target_rank, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_transfer(w, origin_count, origin_datatype, &ot, target_rank, target_disp,
-                            target_count, target_datatype, &tt, function);
+    int rc = check_transfer(win, request, origin_count, origin_dt, target_rank, target_disp,
+                            target_count, target_dt, &a, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (target_rank != MPI_PROC_NULL) {
-        rc = rma_get(w, origin_addr, origin_count, ot, target_rank, target_disp, target_count,
-                     tt);
-        if (rc != MPI_SUCCESS)
-            return op_failed(w, rc, target_rank, function);
-    }
-    return request ? completed_request(w, request, function) : MPI_SUCCESS;
+    if (target_rank != MPI_PROC_NULL && direction == TO_TARGET)
+        rc = rma_put(a.win, origin, origin_count, a.origin_type, target_rank, target_disp,
+                     target_count, a.target_type);
+    else if (target_rank != MPI_PROC_NULL)
+        rc = rma_get(a.win, (void *)origin, origin_count, a.origin_type, target_rank,
+                     target_disp, target_count, a.target_type);
+    return finish_op(&a, rc, target_rank, request, function);
 }
 
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
-    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, NULL, "MPI_Put");
+    return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, NULL, "MPI_Put");
 }
 #pragma weak MPI_Put = PMPI_Put
 
@@ -505,8 +538,8 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
-    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, NULL, "MPI_Put_c");
+    return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, NULL, "MPI_Put_c");
 }
 #pragma weak MPI_Put_c = PMPI_Put_c
 
@@ -514,8 +547,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, request, "MPI_Rput");
+    return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, request, "MPI_Rput");
 }
 #pragma weak MPI_Rput = PMPI_Rput
 
@@ -523,16 +556,16 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, request, "MPI_Rput_c");
+    return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, request, "MPI_Rput_c");
 }
 #pragma weak MPI_Rput_c = PMPI_Rput_c
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, NULL, "MPI_Get");
+    return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, NULL, "MPI_Get");
 }
 #pragma weak MPI_Get = PMPI_Get
 
@@ -540,8 +573,8 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
-    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, NULL, "MPI_Get_c");
+    return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, NULL, "MPI_Get_c");
 }
 #pragma weak MPI_Get_c = PMPI_Get_c
 
@@ -549,8 +582,8 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, request, "MPI_Rget");
+    return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, request, "MPI_Rget");
 }
 #pragma weak MPI_Rget = PMPI_Rget
 
@@ -558,8 +591,8 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-               target_count, target_datatype, win, request, "MPI_Rget_c");
+    return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
+                    target_disp, target_count, target_datatype, win, request, "MPI_Rget_c");
 }
 #pragma weak MPI_Rget_c = PMPI_Rget_c
 
@@ -602,50 +635,80 @@ static int check_acc_types(struct rma_win *w, const struct dt_type *a, const str
                      which, a->name, b->name);
 }
 
-static int accumulate(const struct acc_call *a, MPI_Win win, MPI_Request *request,
+/* Whether the call combines any data: not with MPI_PROC_NULL, not when every buffer it uses
+ * is empty. The operator's fit to the datatype and the matching of the basic types are rules
+ * about combined data, so a call that combines none is not held to them (Open MPI and MPICH
+ * accept such calls too; mpi4py makes them with empty buffers). */
+static int combines_data(const struct acc_call *c, const struct op_args *a)
+{
+    if (c->target_rank == MPI_PROC_NULL)
+        return 0;
+    return dt_packed_size(a->target_type, c->target_count) > 0 ||
+           (a->origin_type && dt_packed_size(a->origin_type, c->origin_count) > 0) ||
+           (a->result_type && dt_packed_size(a->result_type, c->result_count) > 0);
+}
+
+/* The operator on the target's type and the types of origin and result against it. A
+ * user-defined operator is never allowed, whatever the data. */
+static int check_acc_pairing(const struct acc_call *c, const struct op_args *a,
+                             const char *function)
+{
+    int combines = combines_data(c, a), rc;
+    if ((combines || !a->op->predefined) &&
+        rma_check_accumulate_op(a->op, a->target_type) != MPI_SUCCESS)
+        return win_error(a->win, MPI_ERR_OP, function, "%s is not allowed in accumulates on %s",
+                         coll_op_name(a->op), a->target_type->name);
+    if (!combines)
+        return MPI_SUCCESS;
+    if (a->origin_type &&
+        (rc = check_acc_types(a->win, a->origin_type, a->target_type, "origin", function)))
+        return rc;
+    if (a->result_type &&
+        (rc = check_acc_types(a->win, a->result_type, a->target_type, "result", function)))
+        return rc;
+    return MPI_SUCCESS;
+}
+
+/* Window (and request), operator, origin (unused by MPI_NO_OP: Get_accumulate then is an
+ * atomic get), result, target, the pairing of operator and types, then the epoch and range of
+ * a real target. */
+static int check_accumulate(const struct acc_call *c, MPI_Win win, MPI_Request *request,
+                            struct op_args *a, const char *function)
+{
+    int rc;
+    if ((rc = check_window(win, request, c->target_rank, a, function)) ||
+        (rc = check_acc_op(a->win, c->op, &a->op, function)))
+        return rc;
+    if (a->op->kind != COLL_OP_NO_OP &&
+        (rc = check_buffer(a->win, c->origin_count, c->origin_dt, &a->origin_type, "origin",
+                           function)))
+        return rc;
+    if (c->fetch && (rc = check_buffer(a->win, c->result_count, c->result_dt, &a->result_type,
+                                       "result", function)))
+        return rc;
+    if ((rc = check_target(a->win, c->target_rank, c->target_count, c->target_dt,
+                           &a->target_type, function)) ||
+        (rc = check_acc_pairing(c, a, function)))
+        return rc;
+    if (c->target_rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return check_access(a->win, c->target_rank, c->target_disp, c->target_count,
+                        a->target_type, function);
+}
+
+static int accumulate(const struct acc_call *c, MPI_Win win, MPI_Request *request,
                       const char *function)
 {
-    struct rma_win *w;
-    struct dt_type *ot = NULL, *rt = NULL, *tt;
-    struct coll_op *op;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS && request)
-        rc = check_pointer(w, request, "request", function);
-    if (rc == MPI_SUCCESS && request)
-        rc = passive_only(w, a->target_rank, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_acc_op(w, a->op, &op, function);
+    struct op_args a = {0};
+    int rc = check_accumulate(c, win, request, &a, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    int no_op = op->kind == COLL_OP_NO_OP;
-    /* MPI_NO_OP ignores the origin buffer (Get_accumulate then is an atomic get) */
-    if (!no_op && ((rc = check_count(w, a->origin_count, "origin", function)) ||
-                   (rc = check_type(w, a->origin_dt, &ot, "origin", function))))
-        return rc;
-    if (a->fetch && ((rc = check_count(w, a->result_count, "result", function)) ||
-                     (rc = check_type(w, a->result_dt, &rt, "result", function))))
-        return rc;
-    if ((rc = check_rank(w, a->target_rank, function)) ||
-        (rc = check_count(w, a->target_count, "target", function)) ||
-        (rc = check_type(w, a->target_dt, &tt, "target", function)))
-        return rc;
-    if (rma_check_accumulate_op(op, tt) != MPI_SUCCESS)
-        return win_error(w, MPI_ERR_OP, function, "%s is not allowed in accumulates on %s",
-                         coll_op_name(op), tt->name);
-    if ((ot && (rc = check_acc_types(w, ot, tt, "origin", function))) ||
-        (rt && (rc = check_acc_types(w, rt, tt, "result", function))))
-        return rc;
-    if (a->target_rank != MPI_PROC_NULL) {
-        if ((rc = check_access(w, a->target_rank, a->target_disp, a->target_count, tt,
-                               function)))
-            return rc;
-        rc = rma_accumulate(w, a->origin, a->origin_count, ot, a->fetch ? a->result : NULL,
-                            a->result_count, rt, a->target_rank, a->target_disp,
-                            a->target_count, tt, op);
-        if (rc != MPI_SUCCESS)
-            return op_failed(w, rc, a->target_rank, function);
-    }
-    return request ? completed_request(w, request, function) : MPI_SUCCESS;
+    if (c->target_rank != MPI_PROC_NULL)
+        rc = rma_accumulate(a.win, c->origin, c->origin_count, a.origin_type,
+                            c->fetch ? c->result : NULL, c->result_count, a.result_type,
+                            c->target_rank, c->target_disp, c->target_count, a.target_type,
+                            a.op);
+    return finish_op(&a, rc, c->target_rank, request, function);
 }
 
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -743,12 +806,16 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
 }
 #pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
 
-static int check_predefined(struct rma_win *w, MPI_Datatype handle, struct dt_type **type,
-                            const char *function)
+/* The checked path of the single-element atomics: a valid window and a predefined datatype
+ * (the standard restricts Fetch_and_op and Compare_and_swap to those). */
+static int check_element_call(MPI_Win win, MPI_Datatype handle, struct rma_win **w,
+                              struct dt_type **type, const char *function)
 {
-    int rc = check_type(w, handle, type, "the", function);
+    int rc = begin_win(win, w, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_type(*w, handle, type, "the", function);
     if (rc == MPI_SUCCESS && !(*type)->predefined)
-        return win_error(w, MPI_ERR_TYPE, function, "datatype %s is not predefined",
+        return win_error(*w, MPI_ERR_TYPE, function, "datatype %s is not predefined",
                          (*type)->name);
     return rc;
 }
@@ -763,9 +830,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (w && t && t->predefined && o &&
         rma_fetch_and_op_fast(w, origin_addr, result_addr, t, target_rank, target_disp, o))
         return MPI_SUCCESS;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_predefined(w, datatype, &t, function);
+    int rc = check_element_call(win, datatype, &w, &t, function);
     if (rc != MPI_SUCCESS)
         return rc;
     struct acc_call a = {origin_addr, 1, datatype, result_addr, 1, datatype, target_rank,
@@ -785,18 +850,15 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
         rma_compare_and_swap_fast(w, origin_addr, compare_addr, result_addr, t, target_rank,
                                   target_disp))
         return MPI_SUCCESS;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_predefined(w, datatype, &t, function);
+    int rc = check_element_call(win, datatype, &w, &t, function);
     if (rc != MPI_SUCCESS)
         return rc;
     if (rma_check_cas_type(t) != MPI_SUCCESS)
         return win_error(w, MPI_ERR_TYPE, function,
                          "%s is not an integer, logical or byte type", t->name);
-    if ((rc = check_rank(w, target_rank, function)) != MPI_SUCCESS)
+    if ((rc = check_rank(w, target_rank, function)) != MPI_SUCCESS ||
+        target_rank == MPI_PROC_NULL)
         return rc;
-    if (target_rank == MPI_PROC_NULL)
-        return MPI_SUCCESS;
     if ((rc = check_access(w, target_rank, target_disp, 1, t, function)) != MPI_SUCCESS)
         return rc;
     rc = rma_compare_and_swap(w, origin_addr, compare_addr, result_addr, t, target_rank,
@@ -842,6 +904,17 @@ static int begin_group_sync(MPI_Group group, int assert, int allowed, MPI_Win wi
     return check_assert(*w, assert, allowed, function);
 }
 
+/* The result of opening a post/start epoch; `busy` says which epoch was in the way. */
+static int group_epoch_opened(struct rma_win *w, int rc, const char *busy,
+                              const char *function)
+{
+    if (rc == MPI_ERR_GROUP)
+        return win_error(w, rc, function, "the group has processes outside the window");
+    if (rc != MPI_SUCCESS)
+        return win_error(w, rc, function, "%s", busy);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     const char *function = "MPI_Win_post";
@@ -851,14 +924,10 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
                               win, &w, &g, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = rma_post(w, g, assert);
-    if (rc == MPI_ERR_GROUP)
-        return win_error(w, rc, function, "the group has processes outside the window");
-    if (rc != MPI_SUCCESS)
-        return win_error(w, rc, function,
-                         "an exposure epoch is already open (missing MPI_Win_wait/test) or a "
-                         "fence epoch is active");
-    return MPI_SUCCESS;
+    return group_epoch_opened(w, rma_post(w, g, assert),
+                              "an exposure epoch is already open (missing MPI_Win_wait/test) "
+                              "or a fence epoch is active",
+                              function);
 }
 #pragma weak MPI_Win_post = PMPI_Win_post
 
@@ -870,34 +939,34 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     int rc = begin_group_sync(group, assert, MPI_MODE_NOCHECK, win, &w, &g, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    rc = rma_start(w, g, assert);
-    if (rc == MPI_ERR_GROUP)
-        return win_error(w, rc, function, "the group has processes outside the window");
-    if (rc != MPI_SUCCESS)
-        return win_error(w, rc, function, "an access epoch is already open on this window");
-    return MPI_SUCCESS;
+    return group_epoch_opened(w, rma_start(w, g, assert),
+                              "an access epoch is already open on this window", function);
 }
 #pragma weak MPI_Win_start = PMPI_Win_start
 
-int PMPI_Win_complete(MPI_Win win)
+/* Calls that close an epoch and take only the window: the one failure below is that no such
+ * epoch is open, which `missing` describes. */
+static int close_epoch(MPI_Win win, int (*end_epoch)(struct rma_win *), const char *missing,
+                       const char *function)
 {
-    const char *function = "MPI_Win_complete";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS && (rc = rma_complete(w)) != MPI_SUCCESS)
-        return win_error(w, rc, function, "no access epoch was started by MPI_Win_start");
+    if (rc == MPI_SUCCESS && (rc = end_epoch(w)) != MPI_SUCCESS)
+        return win_error(w, rc, function, "%s", missing);
     return rc;
+}
+
+int PMPI_Win_complete(MPI_Win win)
+{
+    return close_epoch(win, rma_complete, "no access epoch was started by MPI_Win_start",
+                       "MPI_Win_complete");
 }
 #pragma weak MPI_Win_complete = PMPI_Win_complete
 
 int PMPI_Win_wait(MPI_Win win)
 {
-    const char *function = "MPI_Win_wait";
-    struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS && (rc = rma_wait(w)) != MPI_SUCCESS)
-        return win_error(w, rc, function, "no exposure epoch was started by MPI_Win_post");
-    return rc;
+    return close_epoch(win, rma_wait, "no exposure epoch was started by MPI_Win_post",
+                       "MPI_Win_wait");
 }
 #pragma weak MPI_Win_wait = PMPI_Win_wait
 
@@ -905,9 +974,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 {
     const char *function = "MPI_Win_test";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, flag, "flag", function);
+    int rc = begin_win_query(win, flag, "flag", &w, function);
     if (rc == MPI_SUCCESS && (rc = rma_test(w, flag)) != MPI_SUCCESS)
         return win_error(w, rc, function, "no exposure epoch was started by MPI_Win_post");
     return rc;
@@ -969,12 +1036,8 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
-    const char *function = "MPI_Win_unlock_all";
-    struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS && (rc = rma_unlock_all(w)) != MPI_SUCCESS)
-        return win_error(w, rc, function, "no epoch was started by MPI_Win_lock_all");
-    return rc;
+    return close_epoch(win, rma_unlock_all, "no epoch was started by MPI_Win_lock_all",
+                       "MPI_Win_unlock_all");
 }
 #pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
 
@@ -1034,9 +1097,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     const char *function = "MPI_Win_get_group";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, group, "group", function);
+    int rc = begin_win_query(win, group, "group", &w, function);
     if (rc != MPI_SUCCESS)
         return rc;
     struct core_group *g;
@@ -1050,9 +1111,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     struct rma_win *w;
-    int rc = begin_win(win, &w, "MPI_Win_set_name");
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, win_name, "win_name", "MPI_Win_set_name");
+    int rc = begin_win_query(win, win_name, "win_name", &w, "MPI_Win_set_name");
     if (rc != MPI_SUCCESS)
         return rc;
     size_t len = strnlen(win_name, MPI_MAX_OBJECT_NAME - 1);
@@ -1062,13 +1121,26 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 }
 #pragma weak MPI_Win_set_name = PMPI_Win_set_name
 
+/* MPI-4.1: the null handle has a name too, for debugging output that prints any handle. */
+static int null_win_name(char *win_name, int *resultlen, const char *function)
+{
+    int rc = mpi_check_initialized(function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, win_name, "win_name", function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, resultlen, "resultlen", function);
+    if (rc == MPI_SUCCESS)
+        *resultlen = snprintf(win_name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
+    return rc;
+}
+
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     const char *function = "MPI_Win_get_name";
+    if (win == MPI_WIN_NULL)
+        return null_win_name(win_name, resultlen, function);
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, win_name, "win_name", function);
+    int rc = begin_win_query(win, win_name, "win_name", &w, function);
     if (rc == MPI_SUCCESS)
         rc = check_pointer(w, resultlen, "resultlen", function);
     if (rc != MPI_SUCCESS)
@@ -1095,15 +1167,23 @@ static int attr_error(struct rma_win *w, int rc, int keyval, const char *functio
     return win_error(w, rc, function, "attribute callback failed (code %d)", rc);
 }
 
+/* Set and delete: a valid window and a keyval that is not one of the read-only predefined
+ * ones. */
+static int begin_attr_change(MPI_Win win, int keyval, struct rma_win **w, const char *function)
+{
+    int rc = begin_win(win, w, function);
+    if (rc == MPI_SUCCESS && is_predefined_win_key(keyval))
+        return attr_error(*w, MPI_ERR_KEYVAL, keyval, function);
+    return rc;
+}
+
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
     const char *function = "MPI_Win_set_attr";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
+    int rc = begin_attr_change(win, win_keyval, &w, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (is_predefined_win_key(win_keyval))
-        return attr_error(w, MPI_ERR_KEYVAL, win_keyval, function);
     rc = core_attr_set(CORE_ATTR_WIN, &w->attributes, (void *)win, win_keyval, attribute_val);
     return rc == MPI_SUCCESS ? rc : attr_error(w, rc, win_keyval, function);
 }
@@ -1113,9 +1193,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
 {
     const char *function = "MPI_Win_get_attr";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, attribute_val, "attribute_val", function);
+    int rc = begin_win_query(win, attribute_val, "attribute_val", &w, function);
     if (rc == MPI_SUCCESS)
         rc = check_pointer(w, flag, "flag", function);
     if (rc != MPI_SUCCESS)
@@ -1149,11 +1227,9 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
     const char *function = "MPI_Win_delete_attr";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
+    int rc = begin_attr_change(win, win_keyval, &w, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (is_predefined_win_key(win_keyval))
-        return attr_error(w, MPI_ERR_KEYVAL, win_keyval, function);
     rc = core_attr_delete(CORE_ATTR_WIN, &w->attributes, (void *)win, win_keyval);
     return rc == MPI_SUCCESS ? rc : attr_error(w, rc, win_keyval, function);
 }
@@ -1203,11 +1279,8 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    const char *function = "MPI_Win_get_errhandler";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, errhandler, "errhandler", function);
+    int rc = begin_win_query(win, errhandler, "errhandler", &w, "MPI_Win_get_errhandler");
     if (rc != MPI_SUCCESS)
         return rc;
     core_errhandler_retain(w->errhandler); /* freed by the caller's MPI_Errhandler_free */
@@ -1250,9 +1323,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
     const char *function = "MPI_Win_get_info";
     struct rma_win *w;
-    int rc = begin_win(win, &w, function);
-    if (rc == MPI_SUCCESS)
-        rc = check_pointer(w, info_used, "info_used", function);
+    int rc = begin_win_query(win, info_used, "info_used", &w, function);
     if (rc != MPI_SUCCESS)
         return rc;
     struct core_info *copy;

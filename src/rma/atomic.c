@@ -151,7 +151,11 @@ void rma_element_apply(enum dt_element kind, size_t size, enum coll_op_kind op, 
                                      read_bits(target, size)));
 }
 
-/* ---- atomics by size ---------------------------------------------------------------------- */
+/* ---- atomics by width --------------------------------------------------------------------- */
+
+/* GCC's __atomic builtins take their width from the pointer type, so these three functions
+ * are the only code written once per width: one builtin each, no logic. Everything else in
+ * this file works on 64-bit patterns. */
 
 static uint64_t atomic_load_bits(void *p, size_t size)
 {
@@ -163,89 +167,61 @@ static uint64_t atomic_load_bits(void *p, size_t size)
     }
 }
 
-/* Weak CAS; on failure *expected becomes the current value. */
+/* *p += a (SUM) or *p = a (REPLACE), returning the previous value: lock xadd and xchg on
+ * x86-64, the only operators that are one instruction there when the old value is wanted
+ * (fetch-and/or/xor compile to a compare-and-swap loop like the one below). */
+static uint64_t atomic_add_or_swap_bits(void *p, size_t size, int add, uint64_t a)
+{
+    uint8_t v8 = (uint8_t)a;
+    uint16_t v16 = (uint16_t)a;
+    uint32_t v32 = (uint32_t)a;
+    switch (size) {
+    case 1:
+        return add ? __atomic_fetch_add((uint8_t *)p, v8, __ATOMIC_RELAXED)
+                   : __atomic_exchange_n((uint8_t *)p, v8, __ATOMIC_RELAXED);
+    case 2:
+        return add ? __atomic_fetch_add((uint16_t *)p, v16, __ATOMIC_RELAXED)
+                   : __atomic_exchange_n((uint16_t *)p, v16, __ATOMIC_RELAXED);
+    case 4:
+        return add ? __atomic_fetch_add((uint32_t *)p, v32, __ATOMIC_RELAXED)
+                   : __atomic_exchange_n((uint32_t *)p, v32, __ATOMIC_RELAXED);
+    default:
+        return add ? __atomic_fetch_add((uint64_t *)p, a, __ATOMIC_RELAXED)
+                   : __atomic_exchange_n((uint64_t *)p, a, __ATOMIC_RELAXED);
+    }
+}
+
+/* Compare-and-swap (weak: may fail spuriously); on failure *expected becomes the value found,
+ * on success it stays what was there. */
 static int atomic_cas_bits(void *p, size_t size, uint64_t *expected, uint64_t desired, int weak)
 {
+    uint8_t e8 = (uint8_t)*expected;
+    uint16_t e16 = (uint16_t)*expected;
+    uint32_t e32 = (uint32_t)*expected;
     int ok;
     switch (size) {
-    case 1: {
-        uint8_t e = (uint8_t)*expected;
-        ok = __atomic_compare_exchange_n((uint8_t *)p, &e, (uint8_t)desired, weak,
+    case 1:
+        ok = __atomic_compare_exchange_n((uint8_t *)p, &e8, (uint8_t)desired, weak,
                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        *expected = e;
+        *expected = e8;
         return ok;
-    }
-    case 2: {
-        uint16_t e = (uint16_t)*expected;
-        ok = __atomic_compare_exchange_n((uint16_t *)p, &e, (uint16_t)desired, weak,
+    case 2:
+        ok = __atomic_compare_exchange_n((uint16_t *)p, &e16, (uint16_t)desired, weak,
                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        *expected = e;
+        *expected = e16;
         return ok;
-    }
-    case 4: {
-        uint32_t e = (uint32_t)*expected;
-        ok = __atomic_compare_exchange_n((uint32_t *)p, &e, (uint32_t)desired, weak,
+    case 4:
+        ok = __atomic_compare_exchange_n((uint32_t *)p, &e32, (uint32_t)desired, weak,
                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-        *expected = e;
+        *expected = e32;
         return ok;
-    }
     default:
         return __atomic_compare_exchange_n((uint64_t *)p, expected, desired, weak,
                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED);
     }
 }
 
-/* The single-instruction cases; returns 0 when op needs the CAS loop. */
-static int atomic_fetch_op(void *p, size_t size, enum coll_op_kind op, uint64_t a,
-                           uint64_t *old)
-{
-    switch (size) {
-    case 1: {
-        uint8_t *q = p, v = (uint8_t)a;
-        switch (op) {
-        case COLL_OP_SUM: *old = __atomic_fetch_add(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BAND: *old = __atomic_fetch_and(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BOR: *old = __atomic_fetch_or(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BXOR: *old = __atomic_fetch_xor(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_REPLACE: *old = __atomic_exchange_n(q, v, __ATOMIC_RELAXED); return 1;
-        default: return 0;
-        }
-    }
-    case 2: {
-        uint16_t *q = p, v = (uint16_t)a;
-        switch (op) {
-        case COLL_OP_SUM: *old = __atomic_fetch_add(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BAND: *old = __atomic_fetch_and(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BOR: *old = __atomic_fetch_or(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BXOR: *old = __atomic_fetch_xor(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_REPLACE: *old = __atomic_exchange_n(q, v, __ATOMIC_RELAXED); return 1;
-        default: return 0;
-        }
-    }
-    case 4: {
-        uint32_t *q = p, v = (uint32_t)a;
-        switch (op) {
-        case COLL_OP_SUM: *old = __atomic_fetch_add(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BAND: *old = __atomic_fetch_and(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BOR: *old = __atomic_fetch_or(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BXOR: *old = __atomic_fetch_xor(q, v, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_REPLACE: *old = __atomic_exchange_n(q, v, __ATOMIC_RELAXED); return 1;
-        default: return 0;
-        }
-    }
-    default: {
-        uint64_t *q = p;
-        switch (op) {
-        case COLL_OP_SUM: *old = __atomic_fetch_add(q, a, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BAND: *old = __atomic_fetch_and(q, a, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BOR: *old = __atomic_fetch_or(q, a, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_BXOR: *old = __atomic_fetch_xor(q, a, __ATOMIC_RELAXED); return 1;
-        case COLL_OP_REPLACE: *old = __atomic_exchange_n(q, a, __ATOMIC_RELAXED); return 1;
-        default: return 0;
-        }
-    }
-    }
-}
+/* ---- the element operations --------------------------------------------------------------- */
 
 void rma_atomic_apply(enum dt_element kind, size_t size, enum coll_op_kind op, void *target,
                       const void *origin, void *result)
@@ -253,18 +229,13 @@ void rma_atomic_apply(enum dt_element kind, size_t size, enum coll_op_kind op, v
     uint64_t old;
     if (op == COLL_OP_NO_OP) {
         old = atomic_load_bits(target, size);
+    } else if (op == COLL_OP_REPLACE || (op == COLL_OP_SUM && is_integer_kind(kind))) {
+        old = atomic_add_or_swap_bits(target, size, op == COLL_OP_SUM,
+                                      read_bits(origin, size));
     } else {
         uint64_t a = read_bits(origin, size);
-        /* integer SUM and the bitwise operators are one locked instruction; floats and the
-         * other operators need a compare-and-swap loop */
-        int single = op == COLL_OP_REPLACE ||
-                     (is_integer_kind(kind) && op != COLL_OP_PROD && op != COLL_OP_MIN &&
-                      op != COLL_OP_MAX && op != COLL_OP_LAND && op != COLL_OP_LOR &&
-                      op != COLL_OP_LXOR);
-        if (!single || !atomic_fetch_op(target, size, op, a, &old)) {
-            old = atomic_load_bits(target, size);
-            while (!atomic_cas_bits(target, size, &old, compute(kind, size, op, a, old), 1)) {
-            }
+        old = atomic_load_bits(target, size);
+        while (!atomic_cas_bits(target, size, &old, compute(kind, size, op, a, old), 1)) {
         }
     }
     if (result)

@@ -1,8 +1,9 @@
 /* atomic.h - one element of an accumulate, fetch-and-op or compare-and-swap as a single CPU
  * atomic on shared memory (ARCHITECTURE.md: hardware atomics per element, a lock only for
  * what the CPU cannot do atomically). Integers of 1, 2, 4 and 8 bytes (and bool, byte, char,
- * wchar) and float/double qualify: SUM/BAND/BOR/BXOR/REPLACE/NO_OP are single instructions,
- * the other operators a compare-and-swap loop. Whether a type qualifies depends on the type
+ * wchar) and float/double qualify: integer SUM and REPLACE are single instructions (lock xadd,
+ * xchg), NO_OP a load, the other operators a compare-and-swap loop (which is also what the
+ * compiler makes of fetch-and/or/xor on x86-64). Whether a type qualifies depends on the type
  * only, never on the operator, so every access to one location of one type takes the same
  * path (MPI's atomicity of concurrent accumulates with the same basic type).
  * Memory order: relaxed. MPI orders accumulates to the same location only (coherence does it)

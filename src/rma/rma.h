@@ -123,8 +123,9 @@ int rma_win_free(struct rma_win *win);
 /* Size and displacement unit of a target's window memory (for error messages). */
 void rma_win_target_extent(const struct rma_win *win, int target, MPI_Aint *size,
                            MPI_Aint *disp_unit);
-/* MPI_ERR_RMA_FLAVOR unless the memory is shared (allocate_shared, allocate). rank may be
- * MPI_PROC_NULL: the first rank with size > 0. */
+/* The segment of rank as this process addresses it (allocate_shared, allocate: the memory is
+ * shared); size 0 and NULL for Win_create windows; MPI_ERR_RMA_FLAVOR for dynamic windows
+ * (MPI-4.1 12.2.3). rank may be MPI_PROC_NULL: the first rank with size > 0. */
 int rma_win_shared_query(struct rma_win *win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
                          void **baseptr);
 int rma_win_set_info(struct rma_win *win, struct core_info *info);

@@ -346,8 +346,16 @@ int rma_win_detach(struct rma_win *win, const void *base)
 int rma_win_shared_query(struct rma_win *win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
                          void **baseptr)
 {
-    if (!win->shared_memory)
+    if (win->flavor == MPI_WIN_FLAVOR_DYNAMIC)
         return MPI_ERR_RMA_FLAVOR;
+    if (!win->shared_memory) {
+        /* Win_create: user memory other processes reach only through CMA, so no segment is
+         * shared (MPI-4.1 12.2.3: size 0 and a base as if MPI_Alloc_mem had 0 bytes). */
+        *size = 0;
+        *disp_unit = win->peers[rank == MPI_PROC_NULL ? 0 : rank].disp_unit;
+        *baseptr = NULL;
+        return MPI_SUCCESS;
+    }
     if (rank == MPI_PROC_NULL) {
         rank = 0;
         for (int r = 0; r < win->size; r++) {

@@ -5,7 +5,7 @@
  * MPI_ERR_RMA_RANGE (target beyond the window), MPI_ERR_LOCKTYPE, MPI_ERR_ASSERT,
  * MPI_ERR_RANK, MPI_ERR_TYPE (invalid datatype, mismatched accumulate types, CAS on double),
  * MPI_ERR_OP (user op in accumulate; MPI_REPLACE in a reduction), MPI_ERR_RMA_FLAVOR
- * (shared_query on a Win_create window, attach on a non-dynamic window), MPI_ERR_WIN,
+ * (shared_query on a dynamic window, attach on a non-dynamic window), MPI_ERR_WIN,
  * MPI_ERR_SIZE / MPI_ERR_DISP at creation, and that the window still works afterwards. */
 #include "mpitest.h"
 
@@ -85,12 +85,16 @@ int main(int argc, char **argv)
     EXPECT(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD), MPI_ERR_OP);
     EXPECT(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_NO_OP, MPI_COMM_WORLD), MPI_ERR_OP);
 
-    /* flavors */
+    /* flavors (MPI-4.1 allows shared_query on Win_create windows: shared_query.c) */
+    EXPECT(MPI_Win_attach(win, mem, 4), MPI_ERR_RMA_FLAVOR);
+    MPI_Win dynamic;
+    MT_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dynamic));
+    MT_MPI(MPI_Win_set_errhandler(dynamic, MPI_ERRORS_RETURN));
     MPI_Aint size;
     int disp_unit;
     void *base;
-    EXPECT(MPI_Win_shared_query(win, 0, &size, &disp_unit, &base), MPI_ERR_RMA_FLAVOR);
-    EXPECT(MPI_Win_attach(win, mem, 4), MPI_ERR_RMA_FLAVOR);
+    EXPECT(MPI_Win_shared_query(dynamic, 0, &size, &disp_unit, &base), MPI_ERR_RMA_FLAVOR);
+    MT_MPI(MPI_Win_free(&dynamic));
 
     /* PSCW misuse: start, then a second start (on a fresh window: the erroneous calls above
      * may leave an implementation that does not detect them in any state) */

@@ -1,6 +1,7 @@
 /* win_objects.c - the window as an object: predefined attributes (MPI_WIN_BASE, MPI_WIN_SIZE,
  * MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL) for each flavor, user keyvals
- * (set/get/replace/delete; delete callbacks run on replace, delete and MPI_Win_free), names,
+ * (set/get/replace/delete; delete callbacks run on replace, delete and MPI_Win_free), names
+ * (MPI_WIN_NULL's too),
  * MPI_Win_get_group against the communicator's group, info get/set, and error handlers:
  * MPI_Win_create_errhandler, set/get, a user handler called by a real error and by
  * MPI_Win_call_errhandler with the window handle and the code. */
@@ -86,6 +87,13 @@ int main(int argc, char **argv)
     MT_MPI(MPI_Win_set_name(win, "halo window"));
     MT_MPI(MPI_Win_get_name(win, name, &len));
     MT_CHECK(strcmp(name, "halo window") == 0 && len == 11, "window name '%s'", name);
+    int version, subversion;
+    MPI_Get_version(&version, &subversion);
+    if (version * 10 + subversion >= 41) { /* MPI-4.1: the null handle has a name */
+        MT_MPI(MPI_Win_get_name(MPI_WIN_NULL, name, &len));
+        MT_CHECK(strcmp(name, "MPI_WIN_NULL") == 0 && len == 12, "MPI_WIN_NULL's name '%s'",
+                 name);
+    }
 
     /* group */
     MPI_Group wgroup, cgroup;
