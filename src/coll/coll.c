@@ -16,7 +16,7 @@ static int build(struct coll_sched *s, const struct coll_args *a)
 
 int coll_run(const struct coll_args *a)
 {
-    struct coll_sched *s = coll_sched_get(a->comm, 0);
+    struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);
     if (!s)
         return MPI_ERR_NO_MEM;
     int rc = build(s, a);
@@ -46,7 +46,9 @@ static void free_request_state(struct core_request *request)
 
 static int make_request(const struct coll_args *a, int persistent, struct core_request **out)
 {
-    struct coll_sched *s = coll_sched_get(a->comm, 1);
+    struct coll_sched *s = coll_sched_get(a->comm, a->kind,
+                                          persistent ? COLL_FORM_PERSISTENT
+                                                     : COLL_FORM_NONBLOCKING);
     if (!s)
         return MPI_ERR_NO_MEM;
     int rc = build(s, a);

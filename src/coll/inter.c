@@ -3,9 +3,10 @@
  * addresses the remote group). Rooted collectives follow the standard: the root passes
  * MPI_ROOT, the rest of its group MPI_PROC_NULL, the other group the root's rank.
  *
- * Steps on the local communicator carry a tag from its own collective sequence, steps across
- * the groups one from the intercommunicator's; every member of a group issues the same
- * intercommunicator collectives in the same order, so both sequences stay in step. */
+ * Steps on the local communicator carry a tag from its sequence of the same tag space (kind
+ * and form, see sched.h), steps across the groups one from the intercommunicator's; every
+ * member of a group issues the same intercommunicator collectives in the same order, so both
+ * sequences stay in step. */
 #include "coll/algorithms.h"
 
 struct inter {
@@ -21,7 +22,7 @@ static int inter_begin(struct coll_sched *s, const struct coll_args *a, struct i
     if (!x->local)
         return MPI_ERR_COMM;
     x->inter_tag = s->tag;
-    x->local_tag = coll_next_tag(x->local);
+    x->local_tag = coll_next_tag(x->local, s->tag_space);
     return MPI_SUCCESS;
 }
 

@@ -29,18 +29,18 @@ static int neighbors_of(struct coll_sched *s, const struct coll_args *a, struct 
     /* reserve one tag per direction from the sequence (same count on every rank: ndims) */
     if (nb->per_direction)
         for (int i = 1; i < nb->outdegree; i++)
-            coll_next_tag(a->comm);
+            coll_next_tag(a->comm, s->tag_space);
     return MPI_SUCCESS;
 }
 
 static void send_tag(struct coll_sched *s, const struct neighbors *nb, int slot)
 {
-    s->tag = nb->per_direction ? nb->tag_base + slot : nb->tag_base;
+    s->tag = nb->per_direction ? coll_tag_add(nb->tag_base, slot) : nb->tag_base;
 }
 
 static void recv_tag(struct coll_sched *s, const struct neighbors *nb, int slot)
 {
-    s->tag = nb->per_direction ? nb->tag_base + (slot ^ 1) : nb->tag_base;
+    s->tag = nb->per_direction ? coll_tag_add(nb->tag_base, slot ^ 1) : nb->tag_base;
 }
 
 static void recv_block(struct coll_sched *s, const struct coll_args *a, int i, int peer)

@@ -43,13 +43,14 @@ static struct coll_comm_state *comm_state(struct core_comm *comm)
     return comm->coll_private;
 }
 
-int coll_next_tag(struct core_comm *comm)
+int coll_next_tag(struct core_comm *comm, int space)
 {
     struct coll_comm_state *state = comm_state(comm);
     if (!state)
         return 0;
-    /* tags stay non-negative; 2^30 collectives in flight at once cannot happen */
-    return (int)(state->sequence++ & 0x3fffffffu);
+    /* 2^23 collectives of one kind and form in flight at once cannot happen */
+    uint32_t number = state->sequence[space]++ & COLL_TAG_SEQUENCE_MASK;
+    return (int)((uint32_t)space << COLL_TAG_SEQUENCE_BITS | number);
 }
 
 static void release_references(struct coll_sched *s)
@@ -94,7 +95,8 @@ static void sched_clear(struct coll_sched *s)
         free_chunks(s);
 }
 
-struct coll_sched *coll_sched_get(struct core_comm *comm, int retain)
+struct coll_sched *coll_sched_get(struct core_comm *comm, enum coll_kind kind,
+                                  enum coll_form form)
 {
     struct coll_comm_state *state = comm_state(comm);
     if (!state)
@@ -108,9 +110,10 @@ struct coll_sched *coll_sched_get(struct core_comm *comm, int retain)
             return NULL;
     }
     s->comm = comm;
-    s->retain = retain;
+    s->retain = form != COLL_FORM_BLOCKING;
     s->next_free = NULL;
-    s->tag = coll_next_tag(comm);
+    s->tag_space = coll_tag_space(kind, form);
+    s->tag = coll_next_tag(comm, s->tag_space);
     return s;
 }
 

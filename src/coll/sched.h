@@ -14,6 +14,8 @@
 
 #include <mpi.h>
 
+#include "coll/coll.h"
+
 struct core_comm;
 struct core_request;
 struct dt_type;
@@ -58,6 +60,7 @@ struct coll_sched {
     int posted;              /* the running round has been issued */
     int error;               /* first error class seen */
     int tag;                 /* tag given to sends/receives added from now on */
+    int tag_space;           /* the tag sequence this schedule draws from (coll_tag_space) */
     int retain;              /* hold references to types and ops (nonblocking, persistent) */
     int build_error;         /* out of memory while building */
     struct coll_chunk *chunks;
@@ -65,19 +68,48 @@ struct coll_sched {
     struct coll_sched *next_free;
 };
 
-/* Per-communicator state (comm->coll_private): the tag sequence and a pool of schedules. */
+/* Tags. Every (collective kind, form) pair has its own tag sequence per communicator: the
+ * space number sits above COLL_TAG_SEQUENCE_BITS bits of sequence. Concurrent nonblocking
+ * collectives of one kind get distinct sequence numbers, and collectives of different kinds or
+ * forms never match each other even when ranks issue them in different orders (erroneous, but
+ * mpi4py's Comm_iagree does it and Open MPI, whose collectives have a tag per kind, tolerates
+ * it). 2^23 numbers per space (66 spaces now, 128 at most) keep tags below 2^30, clear of the
+ * negative tags of src/core/comm_create.c. */
+enum coll_form { COLL_FORM_BLOCKING, COLL_FORM_NONBLOCKING, COLL_FORM_PERSISTENT };
+#define COLL_FORM_COUNT 3
+#define COLL_TAG_SPACES (COLL_KIND_COUNT * COLL_FORM_COUNT)
+#define COLL_TAG_SEQUENCE_BITS 23
+#define COLL_TAG_SEQUENCE_MASK ((1 << COLL_TAG_SEQUENCE_BITS) - 1)
+_Static_assert(COLL_TAG_SPACES <= 1 << (30 - COLL_TAG_SEQUENCE_BITS),
+               "collective tags must stay below 2^30");
+
+static inline int coll_tag_space(enum coll_kind kind, enum coll_form form)
+{
+    return (int)form * COLL_KIND_COUNT + (int)kind;
+}
+
+/* tag + n within tag's space (a builder that reserved n further tags of its sequence) */
+static inline int coll_tag_add(int tag, int n)
+{
+    return (tag & ~COLL_TAG_SEQUENCE_MASK) | ((tag + n) & COLL_TAG_SEQUENCE_MASK);
+}
+
+/* Per-communicator state (comm->coll_private): the tag sequences and a pool of schedules. */
 struct coll_comm_state {
-    uint32_t sequence;
+    uint32_t sequence[COLL_TAG_SPACES];
     struct coll_sched *free_scheds;
 };
 
-/* Take a cleared schedule from comm's pool (NULL when out of memory); its tag is the next in
- * comm's collective sequence, so concurrent nonblocking collectives never match each other. */
-struct coll_sched *coll_sched_get(struct core_comm *comm, int retain);
+/* Take a cleared schedule from comm's pool (NULL when out of memory) for a collective of this
+ * kind and form; its tag is the next of that tag space. Nonblocking and persistent schedules
+ * hold references to their types and ops. */
+struct coll_sched *coll_sched_get(struct core_comm *comm, enum coll_kind kind,
+                                  enum coll_form form);
 /* Return a schedule to its communicator's pool (releasing what it retained). */
 void coll_sched_put(struct coll_sched *s);
-/* The next tag of comm's collective sequence (intercommunicator code uses the local comm's). */
-int coll_next_tag(struct core_comm *comm);
+/* The next tag of one of comm's sequences (intercommunicator code draws from the local comm's
+ * sequence of the same space). */
+int coll_next_tag(struct core_comm *comm, int space);
 /* Free the pool and state of a communicator that is being freed. */
 void coll_comm_state_free(struct core_comm *comm);
 

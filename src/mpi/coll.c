@@ -1,9 +1,8 @@
-/* coll.c - API: collective operations in their blocking, nonblocking (MPI_I...) and persistent
- * (..._init) forms, on intra- and intercommunicators. Each collective has one checking
- * function that validates the arguments in the standard's order and fills a struct coll_args;
- * the three forms differ only in how src/coll runs it (coll_run / coll_start / coll_init).
- * Arguments the standard declares insignificant on a rank (the receive side of a gather on a
- * non-root, everything on MPI_PROC_NULL ranks of an intercommunicator) are not checked. */
+/* coll.c - API: collectives in blocking, nonblocking (MPI_I...) and persistent (..._init) form,
+ * on intra- and intercommunicators. Each collective checks its arguments in the standard's order
+ * with the shared helpers below, widens the int arrays of the v/w forms, fills a struct coll_args
+ * and runs it through src/coll (coll_run / coll_start / coll_init). Arguments the standard makes
+ * insignificant on a rank (a non-root's receive side, MPI_PROC_NULL ranks) are not checked. */
 #include <stdlib.h>
 
 #include "coll/coll.h"
@@ -14,11 +13,23 @@
 
 enum mode { BLOCKING, NONBLOCKING, PERSISTENT };
 
-/* Vector arguments widened to MPI_Count / MPI_Aint (the int API's arrays are copied). */
+/* The count and displacement arrays of one side of a v/w collective, widened from the int
+ * API's arrays (heap: the copies, freed by vec_free). */
 struct vec {
     const MPI_Count *counts;
     const MPI_Aint *displs;
+    void *heap;
 };
+
+/* Argument names of one side, for messages. */
+struct side_names {
+    const char *counts, *displs, *types;
+};
+
+static const struct side_names send_side = {"sendcounts", "sdispls", "sendtypes"};
+static const struct side_names recv_side = {"recvcounts", "rdispls", "recvtypes"};
+static const struct side_names gather_side = {"recvcounts", "displs", "recvtypes"};
+static const struct side_names scatter_side = {"sendcounts", "displs", "sendtypes"};
 
 static int raised(struct core_comm *comm, int rc, const char *function)
 {
@@ -70,6 +81,18 @@ static int check_root(struct coll_args *a, int root, const char *function)
                             "invalid root %d (communicator size %d)", root, comm->size);
 }
 
+/* In- and out-degree of a communicator with a topology; MPI_ERR_TOPOLOGY without one. */
+static int check_topology(struct coll_args *a, int *indegree, int *outdegree,
+                          const char *function)
+{
+    const int *sources, *destinations;
+    if (a->comm->is_inter ||
+        topo_neighbors(a->comm, indegree, &sources, outdegree, &destinations) != MPI_SUCCESS)
+        return core_error_raise(a->comm, MPI_ERR_TOPOLOGY, function,
+                                "communicator has no process topology");
+    return MPI_SUCCESS;
+}
+
 /* Do this rank's send / receive arguments of a rooted collective matter? */
 static int is_root(const struct coll_args *a)
 {
@@ -81,23 +104,46 @@ static int is_leaf(const struct coll_args *a)
     return a->comm->is_inter ? a->root >= 0 : a->comm->rank != a->root;
 }
 
+/* Group sizes the arrays of v/w collectives are indexed by. */
+static int peers(const struct coll_args *a)
+{
+    return core_comm_peer_count(a->comm);
+}
+
+static int check_type(struct coll_args *a, MPI_Datatype datatype, struct dt_type **type,
+                      const char *function)
+{
+    return mpi_get_type(a->comm, datatype, type, function);
+}
+
+/* count and datatype of one block. The `w` collectives stop here: their byte displacements
+ * may carry absolute addresses, so MPI_BOTTOM (NULL) with a predefined type is legal there. */
+static int check_count_type(struct coll_args *a, MPI_Count count, MPI_Datatype datatype,
+                            struct dt_type **type, const char *function)
+{
+    int rc;
+    if ((rc = mpi_check_count(a->comm, count, function)) ||
+        (rc = check_type(a, datatype, type, function)))
+        return rc;
+    return MPI_SUCCESS;
+}
+
 /* count, datatype, buffer of one side of a transfer (MPI_IN_PLACE is checked by callers) */
 static int check_data(struct coll_args *a, const void *buf, MPI_Count count,
                       MPI_Datatype datatype, struct dt_type **type, const char *function)
 {
-    int rc;
-    if ((rc = mpi_check_count(a->comm, count, function)) ||
-        (rc = mpi_get_type(a->comm, datatype, type, function)))
+    int rc = check_count_type(a, count, datatype, type, function);
+    if (rc != MPI_SUCCESS || buf == MPI_IN_PLACE)
         return rc;
-    if (buf == MPI_IN_PLACE)
-        return MPI_SUCCESS;
     return mpi_check_buffer(a->comm, buf, count, *type, function);
 }
 
-static int check_type_only(struct coll_args *a, MPI_Datatype datatype, struct dt_type **type,
-                           const char *function)
+/* n blocks of count elements each at buf (alltoall, allgather, the root of gather/scatter) */
+static int check_blocks(struct coll_args *a, const void *buf, MPI_Count count, int n,
+                        MPI_Datatype datatype, struct dt_type **type, const char *function)
 {
-    return mpi_get_type(a->comm, datatype, type, function);
+    int rc = mpi_check_count(a->comm, count, function);
+    return rc != MPI_SUCCESS ? rc : check_data(a, buf, count * n, datatype, type, function);
 }
 
 static int check_op(struct coll_args *a, MPI_Op handle, const char *function)
@@ -117,6 +163,12 @@ static int in_place_error(struct coll_args *a, const char *which, const char *fu
 {
     return core_error_raise(a->comm, MPI_ERR_BUFFER, function, "%s cannot be MPI_IN_PLACE%s",
                             which, a->comm->is_inter ? " on an intercommunicator" : " here");
+}
+
+/* A send buffer that may be MPI_IN_PLACE on intracommunicators only. */
+static int check_in_place_intra(struct coll_args *a, const char *function)
+{
+    return a->comm->is_inter ? in_place_error(a, "sendbuf", function) : MPI_SUCCESS;
 }
 
 /* The same buffer passed as both send and receive buffer (instead of MPI_IN_PLACE). */
@@ -150,10 +202,107 @@ static int check_displs(struct coll_args *a, const MPI_Aint *displs, int n, cons
     return MPI_SUCCESS;
 }
 
-/* Group sizes the arrays of v/w collectives are indexed by. */
-static int peers(const struct coll_args *a)
+/* The vector side of a v collective: counts, displacements, the one datatype; with
+ * check_buffers also the buffer of every block. */
+static int check_vector(struct coll_args *a, const void *buf, const struct vec *v, int n,
+                        const struct side_names *names, MPI_Datatype datatype,
+                        struct dt_type **type, int check_buffers, const char *function)
 {
-    return core_comm_peer_count(a->comm);
+    int rc;
+    if ((rc = check_counts(a, v->counts, n, names->counts, function)) ||
+        (rc = check_displs(a, v->displs, n, names->displs, function)) ||
+        (rc = check_type(a, datatype, type, function)))
+        return rc;
+    for (int i = 0; check_buffers && i < n; i++)
+        if ((rc = mpi_check_buffer(a->comm, buf, v->counts[i], *type, function)))
+            return rc;
+    return MPI_SUCCESS;
+}
+
+/* One side of a w collective: counts, displacements and a datatype per peer (into types[]);
+ * never the buffer (see check_count_type). */
+static int check_w_side(struct coll_args *a, const struct vec *v, int n,
+                        const struct side_names *names, const MPI_Datatype *handles,
+                        struct dt_type **types, const char *function)
+{
+    int rc;
+    if ((rc = check_counts(a, v->counts, n, names->counts, function)) ||
+        (rc = check_displs(a, v->displs, n, names->displs, function)))
+        return rc;
+    if (n > 0 && !handles)
+        return core_error_raise(a->comm, MPI_ERR_ARG, function, "%s is NULL", names->types);
+    for (int i = 0; i < n; i++)
+        if ((rc = check_count_type(a, v->counts[i], handles[i], &types[i], function)))
+            return rc;
+    return MPI_SUCCESS;
+}
+
+/* The buffers of a reduction whose result every rank receives: recvbuf never MPI_IN_PLACE,
+ * sendbuf only on intracommunicators, and not one buffer passed as both. */
+static int check_reduction_buffers(struct coll_args *a, const void *sendbuf,
+                                   const void *recvbuf, MPI_Count count, const char *function)
+{
+    if (recvbuf == MPI_IN_PLACE)
+        return in_place_error(a, "recvbuf", function);
+    if (sendbuf == MPI_IN_PLACE)
+        return check_in_place_intra(a, function);
+    return check_alias(a, sendbuf, recvbuf, count, function);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Converting and running.                                                                      */
+
+/* int arrays of the classic API -> MPI_Count / MPI_Aint copies (NULL arrays stay NULL). */
+static int widen(struct coll_args *a, const int *counts, const int *displs, int n,
+                 struct vec *out, const char *function)
+{
+    out->counts = NULL;
+    out->displs = NULL;
+    out->heap = NULL;
+    if (n <= 0 || (!counts && !displs))
+        return MPI_SUCCESS;
+    char *mem = malloc((size_t)n * (sizeof(MPI_Count) + sizeof(MPI_Aint)));
+    if (!mem)
+        return core_error_raise(a->comm, MPI_ERR_NO_MEM, function, "out of memory");
+    MPI_Count *c = (MPI_Count *)mem;
+    MPI_Aint *d = (MPI_Aint *)(mem + (size_t)n * sizeof(MPI_Count));
+    for (int i = 0; i < n; i++) {
+        if (counts)
+            c[i] = counts[i];
+        if (displs)
+            d[i] = displs[i];
+    }
+    out->counts = counts ? c : NULL;
+    out->displs = displs ? d : NULL;
+    out->heap = mem;
+    return MPI_SUCCESS;
+}
+
+static void vec_free(struct vec *v)
+{
+    free(v->heap);
+    v->heap = NULL;
+}
+
+/* Both sides of an alltoallv/w, widened, into the argument record. */
+static void use_vectors(struct coll_args *a, const struct vec *sv, const struct vec *rv)
+{
+    a->sendcounts = sv->counts;
+    a->sdispls = sv->displs;
+    a->recvcounts = rv->counts;
+    a->rdispls = rv->displs;
+}
+
+/* The datatype arrays of a w collective: n_send + n_recv objects, freed by the caller. */
+static int alloc_w_types(struct coll_args *a, int n_send, int n_recv, struct dt_type ***types,
+                         const char *function)
+{
+    *types = calloc((size_t)(n_send + n_recv + 1), sizeof(**types));
+    if (!*types)
+        return core_error_raise(a->comm, MPI_ERR_NO_MEM, function, "out of memory");
+    a->sendtypes = *types;
+    a->recvtypes = *types + n_send;
+    return MPI_SUCCESS;
 }
 
 /* Run in the requested form; the request handle is written only on success. */
@@ -179,42 +328,11 @@ static int run(struct coll_args *a, enum mode mode, MPI_Request *request, const 
     return MPI_SUCCESS;
 }
 
-/* int arrays of the classic API -> MPI_Count / MPI_Aint copies (freed by the caller). */
-static int widen(const int *counts, const int *displs, int n, struct vec *out, void **heap)
+/* After the checks: run when they passed. */
+static int run_if(int rc, struct coll_args *a, enum mode mode, MPI_Request *request,
+                  const char *function)
 {
-    out->counts = NULL;
-    out->displs = NULL;
-    *heap = NULL;
-    if (n <= 0 || (!counts && !displs))
-        return MPI_SUCCESS;
-    char *mem = malloc((size_t)n * (sizeof(MPI_Count) + sizeof(MPI_Aint)));
-    if (!mem)
-        return MPI_ERR_NO_MEM;
-    MPI_Count *c = (MPI_Count *)mem;
-    MPI_Aint *d = (MPI_Aint *)(mem + (size_t)n * sizeof(MPI_Count));
-    for (int i = 0; i < n; i++) {
-        if (counts)
-            c[i] = counts[i];
-        if (displs)
-            d[i] = displs[i];
-    }
-    out->counts = counts ? c : NULL;
-    out->displs = displs ? d : NULL;
-    *heap = mem;
-    return MPI_SUCCESS;
-}
-
-/* Size of the vectors of a v/w collective before the communicator is checked. */
-static int handle_peers(MPI_Comm handle)
-{
-    struct core_comm *comm = core_comm_from_handle(handle);
-    return comm ? core_comm_peer_count(comm) : 0;
-}
-
-static int handle_local_size(MPI_Comm handle)
-{
-    struct core_comm *comm = core_comm_from_handle(handle);
-    return comm ? comm->size : 0;
+    return rc != MPI_SUCCESS ? rc : run(a, mode, request, function);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -224,7 +342,7 @@ static int do_barrier(MPI_Comm comm, enum mode mode, MPI_Request *request, const
 {
     struct coll_args a = {.kind = COLL_BARRIER};
     int rc = check_comm(comm, mode, request, &a, function);
-    return rc != MPI_SUCCESS ? rc : run(&a, mode, request, function);
+    return run_if(rc, &a, mode, request, function);
 }
 
 int PMPI_Barrier(MPI_Comm comm)
@@ -303,7 +421,7 @@ static int do_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
     if (a.comm->is_inter && root == MPI_PROC_NULL)
         return run(&a, mode, request, function);
     if ((rc = mpi_check_count(a.comm, count, function)) ||
-        (rc = check_type_only(&a, datatype, &a.type, function)) ||
+        (rc = check_type(&a, datatype, &a.type, function)) ||
         (rc = check_op(&a, op, function)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
@@ -362,13 +480,8 @@ static int do_allreduce_like(enum coll_kind kind, const void *sendbuf, void *rec
         (rc = check_data(&a, recvbuf, count, datatype, &a.type, function)) ||
         (rc = check_op(&a, op, function)))
         return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return in_place_error(&a, "recvbuf", function);
-    if (sendbuf == MPI_IN_PLACE && a.comm->is_inter)
-        return in_place_error(&a, "sendbuf", function);
-    if ((rc = check_alias(&a, sendbuf, recvbuf, count, function)))
-        return rc;
-    return run(&a, mode, request, function);
+    rc = check_reduction_buffers(&a, sendbuf, recvbuf, count, function);
+    return run_if(rc, &a, mode, request, function);
 }
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
@@ -446,71 +559,63 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 }
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
 
+
 /* Reduce_scatter_block: recvcount per rank; Reduce_scatter: recvcounts[local size]. */
-static int do_reduce_scatter(enum coll_kind kind, const void *sendbuf, void *recvbuf,
-                             MPI_Count recvcount, const MPI_Count *recvcounts,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, enum mode mode,
-                             MPI_Request *request, const char *function)
+static int check_reduce_scatter(struct coll_args *a, const void *sendbuf, void *recvbuf,
+                                MPI_Datatype datatype, MPI_Op op, const char *function)
 {
-    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf,
-                          .count = recvcount, .recvcounts = recvcounts};
-    int rc;
-    if ((rc = check_comm(comm, mode, request, &a, function)))
-        return rc;
-    int n = a.comm->size;
-    MPI_Count mine = recvcount, total = recvcount * n;
-    if (kind == COLL_REDUCE_SCATTER) {
-        if ((rc = check_counts(&a, recvcounts, n, "recvcounts", function)))
+    int rc, n = a->comm->size;
+    MPI_Count mine = a->count, total = a->count * n;
+    if (a->kind == COLL_REDUCE_SCATTER) {
+        if ((rc = check_counts(a, a->recvcounts, n, "recvcounts", function)))
             return rc;
         total = 0;
         for (int i = 0; i < n; i++)
-            total += recvcounts[i];
-        mine = recvcounts[a.comm->rank];
-    } else if ((rc = mpi_check_count(a.comm, recvcount, function))) {
+            total += a->recvcounts[i];
+        mine = a->recvcounts[a->comm->rank];
+    } else if ((rc = mpi_check_count(a->comm, a->count, function))) {
         return rc;
     }
-    if ((rc = check_type_only(&a, datatype, &a.type, function)) ||
-        (rc = check_op(&a, op, function)) ||
-        (rc = check_data(&a, sendbuf, total, datatype, &a.type, function)) ||
-        (rc = check_data(&a, recvbuf, mine, datatype, &a.type, function)))
+    if ((rc = check_type(a, datatype, &a->type, function)) ||
+        (rc = check_op(a, op, function)) ||
+        (rc = check_data(a, sendbuf, total, datatype, &a->type, function)) ||
+        (rc = check_data(a, recvbuf, mine, datatype, &a->type, function)))
         return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return in_place_error(&a, "recvbuf", function);
-    if (sendbuf == MPI_IN_PLACE && a.comm->is_inter)
-        return in_place_error(&a, "sendbuf", function);
-    if ((rc = check_alias(&a, sendbuf, recvbuf, total, function)))
-        return rc;
-    return run(&a, mode, request, function);
+    return check_reduction_buffers(a, sendbuf, recvbuf, total, function);
 }
 
-static int do_reduce_scatter_int(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                 enum mode mode, MPI_Request *request, const char *function)
+static int do_reduce_scatter(enum coll_kind kind, const void *sendbuf, void *recvbuf,
+                             MPI_Count recvcount, const int *recvcounts, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, enum mode mode, MPI_Request *request,
+                             const char *function)
 {
+    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf,
+                          .count = recvcount};
     struct vec v;
-    void *heap;
-    if (widen(recvcounts, NULL, handle_local_size(comm), &v, &heap) != MPI_SUCCESS)
-        return core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                                "out of memory");
-    int rc = do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, v.counts, datatype, op,
-                               comm, mode, request, function);
-    free(heap);
+    int rc;
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = widen(&a, recvcounts, NULL, a.comm->size, &v, function)))
+        return rc;
+    a.recvcounts = v.counts;
+    rc = check_reduce_scatter(&a, sendbuf, recvbuf, datatype, op, function);
+    rc = run_if(rc, &a, mode, request, function);
+    vec_free(&v);
     return rc;
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return do_reduce_scatter_int(sendbuf, recvbuf, recvcounts, datatype, op, comm, BLOCKING,
-                                 NULL, "MPI_Reduce_scatter");
+    return do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                             comm, BLOCKING, NULL, "MPI_Reduce_scatter");
 }
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return do_reduce_scatter_int(sendbuf, recvbuf, recvcounts, datatype, op, comm, NONBLOCKING,
-                                 request, "MPI_Ireduce_scatter");
+    return do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                             comm, NONBLOCKING, request, "MPI_Ireduce_scatter");
 }
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
 
@@ -519,8 +624,8 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Request *request)
 {
     (void)info;
-    return do_reduce_scatter_int(sendbuf, recvbuf, recvcounts, datatype, op, comm, PERSISTENT,
-                                 request, "MPI_Reduce_scatter_init");
+    return do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
+                             comm, PERSISTENT, request, "MPI_Reduce_scatter_init");
 }
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
 
@@ -556,81 +661,103 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
 /* ------------------------------------------------------------------------------------------ */
 /* Gather(v), Scatter(v)                                                                        */
 
-/* The root's side of a gather/scatter: either one count per rank, or counts + displs. */
+/* The root's side of a gather/scatter: one count per rank (v NULL), or counts + displs. */
 static int check_root_side(struct coll_args *a, const void *buf, MPI_Count count,
-                           const struct vec *v, MPI_Datatype datatype, struct dt_type **type,
-                           const char *which, const char *function)
+                           const struct vec *v, const struct side_names *names,
+                           MPI_Datatype datatype, struct dt_type **type, const char *function)
 {
-    int rc, n = peers(a);
-    if (!v) {
-        if ((rc = mpi_check_count(a->comm, count, function)) ||
-            (rc = check_data(a, buf, count * n, datatype, type, function)))
-            return rc;
-        return MPI_SUCCESS;
-    }
-    if ((rc = check_counts(a, v->counts, n, which, function)) ||
-        (rc = check_displs(a, v->displs, n, "displs", function)) ||
-        (rc = check_type_only(a, datatype, type, function)))
-        return rc;
-    for (int i = 0; i < n; i++)
-        if ((rc = mpi_check_buffer(a->comm, buf, v->counts[i], *type, function)))
-            return rc;
-    return MPI_SUCCESS;
+    if (!v)
+        return check_blocks(a, buf, count, peers(a), datatype, type, function);
+    return check_vector(a, buf, v, peers(a), names, datatype, type, 1, function);
 }
 
-static int do_gather(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+/* The one block a non-root sends or receives (also the root's own on an intracommunicator
+ * unless it passes MPI_IN_PLACE there). */
+static int check_own_block(struct coll_args *a, const void *buf, MPI_Count count,
+                           MPI_Datatype datatype, struct dt_type **type, const char *which,
+                           const char *function)
+{
+    if (buf == MPI_IN_PLACE)
+        return in_place_error(a, which, function);
+    return check_data(a, buf, count, datatype, type, function);
+}
+
+static int has_own_block(const struct coll_args *a, const void *own_buf)
+{
+    if (a->comm->is_inter)
+        return is_leaf(a);
+    return !is_root(a) || own_buf != MPI_IN_PLACE;
+}
+
+static int check_gather(struct coll_args *a, MPI_Datatype sendtype, const struct vec *v,
+                        MPI_Datatype recvtype, const char *function)
+{
+    int rc;
+    if (has_own_block(a, a->sendbuf) &&
+        (rc = check_own_block(a, a->sendbuf, a->sendcount, sendtype, &a->sendtype, "sendbuf",
+                              function)))
+        return rc;
+    if (!is_root(a))
+        return MPI_SUCCESS;
+    if (a->recvbuf == MPI_IN_PLACE)
+        return in_place_error(a, "recvbuf", function);
+    return check_root_side(a, a->recvbuf, a->recvcount, v, &gather_side, recvtype,
+                           &a->recvtype, function);
+}
+
+static int check_scatter(struct coll_args *a, MPI_Datatype sendtype, const struct vec *v,
+                         MPI_Datatype recvtype, const char *function)
+{
+    int rc;
+    if (is_root(a)) {
+        if (a->sendbuf == MPI_IN_PLACE)
+            return in_place_error(a, "sendbuf", function);
+        if ((rc = check_root_side(a, a->sendbuf, a->sendcount, v, &scatter_side, sendtype,
+                                  &a->sendtype, function)))
+            return rc;
+    }
+    if (!has_own_block(a, a->recvbuf))
+        return MPI_SUCCESS;
+    return check_own_block(a, a->recvbuf, a->recvcount, recvtype, &a->recvtype, "recvbuf",
+                           function);
+}
+
+/* Gather(v), Scatter(v). counts / displs are the root's vector of the v forms (recvcounts of
+ * Gatherv, sendcounts of Scatterv), significant at the root only. */
+static int do_rooted(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                     const struct vec *v, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                     enum mode mode, MPI_Request *request, const char *function)
+                     MPI_Datatype recvtype, const int *counts, const int *displs, int root,
+                     MPI_Comm comm, enum mode mode, MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
                           .recvbuf = recvbuf, .recvcount = recvcount};
-    int rc;
+    struct vec v = {0};
+    int rc, gather = kind == COLL_GATHER || kind == COLL_GATHERV;
+    int vector = kind == COLL_GATHERV || kind == COLL_SCATTERV;
     if ((rc = check_comm(comm, mode, request, &a, function)) ||
         (rc = check_root(&a, root, function)))
         return rc;
-    if (v) {
-        a.recvcounts = v->counts;
-        a.rdispls = v->displs;
+    if (vector && is_root(&a) && (rc = widen(&a, counts, displs, peers(&a), &v, function)))
+        return rc;
+    if (gather) {
+        a.recvcounts = v.counts;
+        a.rdispls = v.displs;
+        rc = check_gather(&a, sendtype, vector ? &v : NULL, recvtype, function);
+    } else {
+        a.sendcounts = v.counts;
+        a.sdispls = v.displs;
+        rc = check_scatter(&a, sendtype, vector ? &v : NULL, recvtype, function);
     }
-    int root_in_place = !a.comm->is_inter && is_root(&a) && sendbuf == MPI_IN_PLACE;
-    if (is_leaf(&a) || (!a.comm->is_inter && !root_in_place)) {
-        if (sendbuf == MPI_IN_PLACE)
-            return in_place_error(&a, "sendbuf", function);
-        if ((rc = check_data(&a, sendbuf, sendcount, sendtype, &a.sendtype, function)))
-            return rc;
-    }
-    if (is_root(&a)) {
-        if (recvbuf == MPI_IN_PLACE)
-            return in_place_error(&a, "recvbuf", function);
-        if ((rc = check_root_side(&a, recvbuf, recvcount, v, recvtype, &a.recvtype, "recvcounts",
-                                  function)))
-            return rc;
-    }
-    return run(&a, mode, request, function);
-}
-
-static int do_gatherv_int(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, const int recvcounts[], const int displs[],
-                          MPI_Datatype recvtype, int root, MPI_Comm comm, enum mode mode,
-                          MPI_Request *request, const char *function)
-{
-    struct vec v;
-    void *heap;
-    if (widen(recvcounts, displs, handle_peers(comm), &v, &heap) != MPI_SUCCESS)
-        return core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                                "out of memory");
-    int rc = do_gather(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, &v, recvtype,
-                       root, comm, mode, request, function);
-    free(heap);
+    rc = run_if(rc, &a, mode, request, function);
+    vec_free(&v);
     return rc;
 }
 
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return do_gather(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                     recvtype, root, comm, BLOCKING, NULL, "MPI_Gather");
+    return do_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
+                     NULL, root, comm, BLOCKING, NULL, "MPI_Gather");
 }
 #pragma weak MPI_Gather = PMPI_Gather
 
@@ -638,8 +765,8 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return do_gather(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                     recvtype, root, comm, NONBLOCKING, request, "MPI_Igather");
+    return do_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
+                     NULL, root, comm, NONBLOCKING, request, "MPI_Igather");
 }
 #pragma weak MPI_Igather = PMPI_Igather
 
@@ -648,8 +775,8 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_gather(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                     recvtype, root, comm, PERSISTENT, request, "MPI_Gather_init");
+    return do_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
+                     NULL, root, comm, PERSISTENT, request, "MPI_Gather_init");
 }
 #pragma weak MPI_Gather_init = PMPI_Gather_init
 
@@ -657,8 +784,8 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
-    return do_gatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                          root, comm, BLOCKING, NULL, "MPI_Gatherv");
+    return do_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
+                     displs, root, comm, BLOCKING, NULL, "MPI_Gatherv");
 }
 #pragma weak MPI_Gatherv = PMPI_Gatherv
 
@@ -666,8 +793,8 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return do_gatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                          root, comm, NONBLOCKING, request, "MPI_Igatherv");
+    return do_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
+                     displs, root, comm, NONBLOCKING, request, "MPI_Igatherv");
 }
 #pragma weak MPI_Igatherv = PMPI_Igatherv
 
@@ -676,64 +803,16 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_gatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                          root, comm, PERSISTENT, request, "MPI_Gatherv_init");
+    return do_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
+                     displs, root, comm, PERSISTENT, request, "MPI_Gatherv_init");
 }
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
-
-static int do_scatter(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
-                      const struct vec *v, MPI_Datatype sendtype, void *recvbuf,
-                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                      enum mode mode, MPI_Request *request, const char *function)
-{
-    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
-                          .recvbuf = recvbuf, .recvcount = recvcount};
-    int rc;
-    if ((rc = check_comm(comm, mode, request, &a, function)) ||
-        (rc = check_root(&a, root, function)))
-        return rc;
-    if (v) {
-        a.sendcounts = v->counts;
-        a.sdispls = v->displs;
-    }
-    if (is_root(&a)) {
-        if (sendbuf == MPI_IN_PLACE)
-            return in_place_error(&a, "sendbuf", function);
-        if ((rc = check_root_side(&a, sendbuf, sendcount, v, sendtype, &a.sendtype,
-                                  "sendcounts", function)))
-            return rc;
-    }
-    int root_in_place = !a.comm->is_inter && is_root(&a) && recvbuf == MPI_IN_PLACE;
-    if (is_leaf(&a) || (!a.comm->is_inter && !root_in_place)) {
-        if (recvbuf == MPI_IN_PLACE)
-            return in_place_error(&a, "recvbuf", function);
-        if ((rc = check_data(&a, recvbuf, recvcount, recvtype, &a.recvtype, function)))
-            return rc;
-    }
-    return run(&a, mode, request, function);
-}
-
-static int do_scatterv_int(const void *sendbuf, const int sendcounts[], const int displs[],
-                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int root, MPI_Comm comm, enum mode mode,
-                           MPI_Request *request, const char *function)
-{
-    struct vec v;
-    void *heap;
-    if (widen(sendcounts, displs, handle_peers(comm), &v, &heap) != MPI_SUCCESS)
-        return core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                                "out of memory");
-    int rc = do_scatter(COLL_SCATTERV, sendbuf, 0, &v, sendtype, recvbuf, recvcount, recvtype,
-                        root, comm, mode, request, function);
-    free(heap);
-    return rc;
-}
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return do_scatter(COLL_SCATTER, sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm, BLOCKING, NULL, "MPI_Scatter");
+    return do_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
+                     NULL, root, comm, BLOCKING, NULL, "MPI_Scatter");
 }
 #pragma weak MPI_Scatter = PMPI_Scatter
 
@@ -741,8 +820,8 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return do_scatter(COLL_SCATTER, sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm, NONBLOCKING, request, "MPI_Iscatter");
+    return do_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
+                     NULL, root, comm, NONBLOCKING, request, "MPI_Iscatter");
 }
 #pragma weak MPI_Iscatter = PMPI_Iscatter
 
@@ -751,8 +830,8 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_scatter(COLL_SCATTER, sendbuf, sendcount, NULL, sendtype, recvbuf, recvcount,
-                      recvtype, root, comm, PERSISTENT, request, "MPI_Scatter_init");
+    return do_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
+                     NULL, root, comm, PERSISTENT, request, "MPI_Scatter_init");
 }
 #pragma weak MPI_Scatter_init = PMPI_Scatter_init
 
@@ -760,8 +839,8 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
-    return do_scatterv_int(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                           root, comm, BLOCKING, NULL, "MPI_Scatterv");
+    return do_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
+                     displs, root, comm, BLOCKING, NULL, "MPI_Scatterv");
 }
 #pragma weak MPI_Scatterv = PMPI_Scatterv
 
@@ -769,8 +848,8 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    return do_scatterv_int(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                           root, comm, NONBLOCKING, request, "MPI_Iscatterv");
+    return do_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
+                     displs, root, comm, NONBLOCKING, request, "MPI_Iscatterv");
 }
 #pragma weak MPI_Iscatterv = PMPI_Iscatterv
 
@@ -780,62 +859,85 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Request *request)
 {
     (void)info;
-    return do_scatterv_int(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                           root, comm, PERSISTENT, request, "MPI_Scatterv_init");
+    return do_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
+                     displs, root, comm, PERSISTENT, request,
+                      "MPI_Scatterv_init");
 }
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
 
 /* ------------------------------------------------------------------------------------------ */
-/* Allgather(v)                                                                                 */
+/* Allgather(v) and Alltoall(v,w), also in their neighborhood forms                             */
 
+static int is_neighborhood(enum coll_kind kind)
+{
+    return kind >= COLL_NEIGHBOR_ALLGATHER;
+}
+
+/* How many blocks each side moves: one per peer, or (neighborhood collectives, which take no
+ * MPI_IN_PLACE) one per destination / source of the process topology. */
+static int check_exchange(struct coll_args *a, int *nsend, int *nrecv, const char *function)
+{
+    if (!is_neighborhood(a->kind)) {
+        *nsend = *nrecv = peers(a);
+        return MPI_SUCCESS;
+    }
+    int rc = check_topology(a, nrecv, nsend, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (a->sendbuf == MPI_IN_PLACE || a->recvbuf == MPI_IN_PLACE)
+        return in_place_error(a, a->sendbuf == MPI_IN_PLACE ? "sendbuf" : "recvbuf", function);
+    return MPI_SUCCESS;
+}
+
+/* Every rank's send side of the allgather and alltoall forms: MPI_IN_PLACE (intracommunicators
+ * only) or checked by the caller's check_side. */
+static int check_send_in_place(struct coll_args *a, int *checked, const char *function)
+{
+    *checked = a->sendbuf == MPI_IN_PLACE;
+    return *checked ? check_in_place_intra(a, function) : MPI_SUCCESS;
+}
+
+static int check_recv_in_place(struct coll_args *a, const char *function)
+{
+    return a->recvbuf == MPI_IN_PLACE ? in_place_error(a, "recvbuf", function) : MPI_SUCCESS;
+}
+
+static int check_allgather(struct coll_args *a, MPI_Datatype sendtype, const struct vec *v,
+                           int n, MPI_Datatype recvtype, const char *function)
+{
+    int rc, in_place;
+    if ((rc = check_send_in_place(a, &in_place, function)) ||
+        (!in_place &&
+         (rc = check_data(a, a->sendbuf, a->sendcount, sendtype, &a->sendtype, function))) ||
+        (rc = check_recv_in_place(a, function)))
+        return rc;
+    if (v)
+        return check_vector(a, a->recvbuf, v, n, &gather_side, recvtype, &a->recvtype, 0,
+                            function);
+    return check_blocks(a, a->recvbuf, a->recvcount, n, recvtype, &a->recvtype, function);
+}
+
+/* Allgather(v), Neighbor_allgather(v); recvcounts / displs for the v forms. */
 static int do_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                        const struct vec *v, MPI_Datatype recvtype, MPI_Comm comm,
-                        enum mode mode, MPI_Request *request, const char *function)
+                        const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+                        MPI_Comm comm, enum mode mode, MPI_Request *request,
+                        const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
                           .recvbuf = recvbuf, .recvcount = recvcount};
-    int rc;
-    if ((rc = check_comm(comm, mode, request, &a, function)))
+    struct vec v = {0};
+    int rc, nsend, nrecv;
+    int vector = kind == COLL_ALLGATHERV || kind == COLL_NEIGHBOR_ALLGATHERV;
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = check_exchange(&a, &nsend, &nrecv, function)) ||
+        (vector && (rc = widen(&a, recvcounts, displs, nrecv, &v, function))))
         return rc;
-    if (v) {
-        a.recvcounts = v->counts;
-        a.rdispls = v->displs;
-    }
-    if (sendbuf == MPI_IN_PLACE) {
-        if (a.comm->is_inter)
-            return in_place_error(&a, "sendbuf", function);
-    } else if ((rc = check_data(&a, sendbuf, sendcount, sendtype, &a.sendtype, function))) {
-        return rc;
-    }
-    if (recvbuf == MPI_IN_PLACE)
-        return in_place_error(&a, "recvbuf", function);
-    int n = peers(&a);
-    if (v) {
-        if ((rc = check_counts(&a, v->counts, n, "recvcounts", function)) ||
-            (rc = check_displs(&a, v->displs, n, "displs", function)) ||
-            (rc = check_type_only(&a, recvtype, &a.recvtype, function)))
-            return rc;
-    } else if ((rc = mpi_check_count(a.comm, recvcount, function)) ||
-               (rc = check_data(&a, recvbuf, recvcount * n, recvtype, &a.recvtype, function))) {
-        return rc;
-    }
-    return run(&a, mode, request, function);
-}
-
-static int do_allgatherv_int(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
-                             MPI_Request *request, const char *function)
-{
-    struct vec v;
-    void *heap;
-    if (widen(recvcounts, displs, handle_peers(comm), &v, &heap) != MPI_SUCCESS)
-        return core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                                "out of memory");
-    int rc = do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, &v,
-                          recvtype, comm, mode, request, function);
-    free(heap);
+    a.recvcounts = v.counts;
+    a.rdispls = v.displs;
+    rc = check_allgather(&a, sendtype, vector ? &v : NULL, nrecv, recvtype, function);
+    rc = run_if(rc, &a, mode, request, function);
+    vec_free(&v);
     return rc;
 }
 
@@ -843,7 +945,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     return do_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                        recvtype, comm, BLOCKING, NULL, "MPI_Allgather");
+                        NULL, recvtype, comm, BLOCKING, NULL, "MPI_Allgather");
 }
 #pragma weak MPI_Allgather = PMPI_Allgather
 
@@ -851,7 +953,7 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     return do_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                        recvtype, comm, NONBLOCKING, request, "MPI_Iallgather");
+                        NULL, recvtype, comm, NONBLOCKING, request, "MPI_Iallgather");
 }
 #pragma weak MPI_Iallgather = PMPI_Iallgather
 
@@ -861,7 +963,7 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
     (void)info;
     return do_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                        recvtype, comm, PERSISTENT, request, "MPI_Allgather_init");
+                        NULL, recvtype, comm, PERSISTENT, request, "MPI_Allgather_init");
 }
 #pragma weak MPI_Allgather_init = PMPI_Allgather_init
 
@@ -869,8 +971,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
 {
-    return do_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                             recvtype, comm, BLOCKING, NULL, "MPI_Allgatherv");
+    return do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                        displs, recvtype, comm, BLOCKING, NULL, "MPI_Allgatherv");
 }
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
 
@@ -878,8 +980,8 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return do_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                             recvtype, comm, NONBLOCKING, request, "MPI_Iallgatherv");
+    return do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                        displs, recvtype, comm, NONBLOCKING, request, "MPI_Iallgatherv");
 }
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
 
@@ -889,52 +991,44 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Request *request)
 {
     (void)info;
-    return do_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                             recvtype, comm, PERSISTENT, request, "MPI_Allgatherv_init");
+    return do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                        displs, recvtype, comm, PERSISTENT, request, "MPI_Allgatherv_init");
 }
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
 
-/* ------------------------------------------------------------------------------------------ */
-/* Alltoall(v,w)                                                                                */
-
-static int do_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                       enum mode mode, MPI_Request *request, const char *function)
+/* Alltoall, Neighbor_alltoall: n blocks of one count on each side. */
+static int do_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
+                       MPI_Request *request, const char *function)
 {
-    struct coll_args a = {.kind = COLL_ALLTOALL, .sendbuf = sendbuf, .sendcount = sendcount,
+    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
                           .recvbuf = recvbuf, .recvcount = recvcount};
-    int rc;
-    if ((rc = check_comm(comm, mode, request, &a, function)))
+    int rc, nsend, nrecv, in_place;
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = check_exchange(&a, &nsend, &nrecv, function)) ||
+        (rc = check_send_in_place(&a, &in_place, function)) ||
+        (!in_place && (rc = check_blocks(&a, sendbuf, sendcount, nsend, sendtype, &a.sendtype,
+                                         function))) ||
+        (rc = check_recv_in_place(&a, function)))
         return rc;
-    int n = peers(&a);
-    if (sendbuf == MPI_IN_PLACE) {
-        if (a.comm->is_inter)
-            return in_place_error(&a, "sendbuf", function);
-    } else if ((rc = mpi_check_count(a.comm, sendcount, function)) ||
-               (rc = check_data(&a, sendbuf, sendcount * n, sendtype, &a.sendtype, function))) {
-        return rc;
-    }
-    if (recvbuf == MPI_IN_PLACE)
-        return in_place_error(&a, "recvbuf", function);
-    if ((rc = mpi_check_count(a.comm, recvcount, function)) ||
-        (rc = check_data(&a, recvbuf, recvcount * n, recvtype, &a.recvtype, function)))
-        return rc;
-    return run(&a, mode, request, function);
+    rc = check_blocks(&a, recvbuf, recvcount, nrecv, recvtype, &a.recvtype, function);
+    return run_if(rc, &a, mode, request, function);
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                       BLOCKING, NULL, "MPI_Alltoall");
+    return do_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, BLOCKING, NULL, "MPI_Alltoall");
 }
 #pragma weak MPI_Alltoall = PMPI_Alltoall
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                       NONBLOCKING, request, "MPI_Ialltoall");
+    return do_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, NONBLOCKING, request, "MPI_Ialltoall");
 }
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
 
@@ -943,118 +1037,40 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Request *request)
 {
     (void)info;
-    return do_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                       PERSISTENT, request, "MPI_Alltoall_init");
+    return do_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, PERSISTENT, request, "MPI_Alltoall_init");
 }
 #pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
 
-/* Alltoallv (one send and one receive type) and alltoallw (a type per peer; types == NULL
- * means "v": use sendtype / recvtype for everyone). */
-static int do_alltoallvw(enum coll_kind kind, const void *sendbuf, const struct vec *sv,
-                         const MPI_Datatype *sendtypes, MPI_Datatype sendtype, void *recvbuf,
-                         const struct vec *rv, const MPI_Datatype *recvtypes,
-                         MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
-                         MPI_Request *request, const char *function)
+/* Alltoallv, Neighbor_alltoallv: counts and displacements (in elements) per peer, one datatype
+ * per side. Alltoallv checks the buffer of every block, the neighborhood form does not. */
+static int do_alltoallv(enum coll_kind kind, const void *sendbuf, const int *sendcounts,
+                        const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                        const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
+                        MPI_Comm comm, enum mode mode, MPI_Request *request,
+                        const char *function)
 {
-    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf,
-                          .sendcounts = sv->counts, .sdispls = sv->displs,
-                          .recvcounts = rv->counts, .rdispls = rv->displs};
-    int rc;
-    if ((rc = check_comm(comm, mode, request, &a, function)))
+    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf};
+    struct vec sv = {0}, rv = {0};
+    int rc, nsend, nrecv, in_place, buffers = !is_neighborhood(kind);
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = check_exchange(&a, &nsend, &nrecv, function)))
         return rc;
-    int n = peers(&a);
-    struct dt_type **types = NULL;
-    if (kind == COLL_ALLTOALLW) {
-        types = calloc(2 * (size_t)(n > 0 ? n : 1), sizeof(*types));
-        if (!types)
-            return core_error_raise(a.comm, MPI_ERR_NO_MEM, function, "out of memory");
-        a.sendtypes = types;
-        a.recvtypes = types + n;
-    }
-    if (sendbuf == MPI_IN_PLACE) {
-        if (a.comm->is_inter) {
-            rc = in_place_error(&a, "sendbuf", function);
-            goto done;
-        }
-    } else {
-        if ((rc = check_counts(&a, sv->counts, n, "sendcounts", function)) ||
-            (rc = check_displs(&a, sv->displs, n, "sdispls", function)))
-            goto done;
-        if (kind == COLL_ALLTOALLW && !sendtypes) {
-            rc = core_error_raise(a.comm, MPI_ERR_ARG, function, "sendtypes is NULL");
-            goto done;
-        }
-        for (int i = 0; i < n; i++) {
-            struct dt_type **t = kind == COLL_ALLTOALLW ? &types[i] : &a.sendtype;
-            MPI_Datatype h = kind == COLL_ALLTOALLW ? sendtypes[i] : sendtype;
-            if ((rc = check_data(&a, sendbuf, sv->counts[i], h, t, function)))
-                goto done;
-        }
-        if (kind == COLL_ALLTOALLV && n == 0 &&
-            (rc = check_type_only(&a, sendtype, &a.sendtype, function)))
-            goto done;
-    }
-    if (recvbuf == MPI_IN_PLACE) {
-        rc = in_place_error(&a, "recvbuf", function);
+    if ((rc = widen(&a, sendcounts, sdispls, nsend, &sv, function)) ||
+        (rc = widen(&a, recvcounts, rdispls, nrecv, &rv, function)))
         goto done;
-    }
-    if ((rc = check_counts(&a, rv->counts, n, "recvcounts", function)) ||
-        (rc = check_displs(&a, rv->displs, n, "rdispls", function)))
+    use_vectors(&a, &sv, &rv);
+    if ((rc = check_send_in_place(&a, &in_place, function)) ||
+        (!in_place && (rc = check_vector(&a, sendbuf, &sv, nsend, &send_side, sendtype,
+                                         &a.sendtype, buffers, function))) ||
+        (rc = check_recv_in_place(&a, function)) ||
+        (rc = check_vector(&a, recvbuf, &rv, nrecv, &recv_side, recvtype, &a.recvtype, buffers,
+                           function)))
         goto done;
-    if (kind == COLL_ALLTOALLW && !recvtypes) {
-        rc = core_error_raise(a.comm, MPI_ERR_ARG, function, "recvtypes is NULL");
-        goto done;
-    }
-    for (int i = 0; i < n; i++) {
-        struct dt_type **t = kind == COLL_ALLTOALLW ? &types[n + i] : &a.recvtype;
-        MPI_Datatype h = kind == COLL_ALLTOALLW ? recvtypes[i] : recvtype;
-        if ((rc = check_data(&a, recvbuf, rv->counts[i], h, t, function)))
-            goto done;
-    }
     rc = run(&a, mode, request, function);
 done:
-    free(types);
-    return rc;
-}
-
-static int do_alltoallv_int(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                            enum mode mode, MPI_Request *request, const char *function)
-{
-    struct vec sv, rv;
-    void *sheap = NULL, *rheap = NULL;
-    int n = handle_peers(comm), rc;
-    if (widen(sendcounts, sdispls, n, &sv, &sheap) != MPI_SUCCESS ||
-        widen(recvcounts, rdispls, n, &rv, &rheap) != MPI_SUCCESS)
-        rc = core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                              "out of memory");
-    else
-        rc = do_alltoallvw(COLL_ALLTOALLV, sendbuf, &sv, NULL, sendtype, recvbuf, &rv, NULL,
-                           recvtype, comm, mode, request, function);
-    free(sheap);
-    free(rheap);
-    return rc;
-}
-
-static int do_alltoallw_int(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf,
-                            const int recvcounts[], const int rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm, enum mode mode,
-                            MPI_Request *request, const char *function)
-{
-    struct vec sv, rv;
-    void *sheap = NULL, *rheap = NULL;
-    int n = handle_peers(comm), rc;
-    if (widen(sendcounts, sdispls, n, &sv, &sheap) != MPI_SUCCESS ||
-        widen(recvcounts, rdispls, n, &rv, &rheap) != MPI_SUCCESS)
-        rc = core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                              "out of memory");
-    else
-        rc = do_alltoallvw(COLL_ALLTOALLW, sendbuf, &sv, sendtypes, MPI_DATATYPE_NULL, recvbuf,
-                           &rv, recvtypes, MPI_DATATYPE_NULL, comm, mode, request, function);
-    free(sheap);
-    free(rheap);
+    vec_free(&sv);
+    vec_free(&rv);
     return rc;
 }
 
@@ -1062,8 +1078,8 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                            rdispls, recvtype, comm, BLOCKING, NULL, "MPI_Alltoallv");
+    return do_alltoallv(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm, BLOCKING, NULL, "MPI_Alltoallv");
 }
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
 
@@ -1072,8 +1088,9 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return do_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                            rdispls, recvtype, comm, NONBLOCKING, request, "MPI_Ialltoallv");
+    return do_alltoallv(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm, NONBLOCKING, request,
+                        "MPI_Ialltoallv");
 }
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
 
@@ -1083,17 +1100,78 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                            rdispls, recvtype, comm, PERSISTENT, request, "MPI_Alltoallv_init");
+    return do_alltoallv(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm, PERSISTENT, request,
+                        "MPI_Alltoallv_init");
 }
 #pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
+
+/* The byte displacements of a w collective: int in Alltoallw, MPI_Aint in the neighborhood
+ * form (exactly one of the two is given). */
+struct byte_displs {
+    const int *ints;
+    const MPI_Aint *aints;
+};
+
+static int widen_w(struct coll_args *a, const int *counts, struct byte_displs displs, int n,
+                   struct vec *out, const char *function)
+{
+    int rc = widen(a, counts, displs.ints, n, out, function);
+    if (rc == MPI_SUCCESS && displs.aints)
+        out->displs = displs.aints;
+    return rc;
+}
+
+/* Alltoallw, Neighbor_alltoallw: counts, byte displacements and a datatype per peer. */
+static int do_alltoallw(enum coll_kind kind, const void *sendbuf, const int *sendcounts,
+                        struct byte_displs sdispls, const MPI_Datatype *sendtypes,
+                        void *recvbuf, const int *recvcounts, struct byte_displs rdispls,
+                        const MPI_Datatype *recvtypes, MPI_Comm comm, enum mode mode,
+                        MPI_Request *request, const char *function)
+{
+    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf};
+    struct vec sv = {0}, rv = {0};
+    struct dt_type **types = NULL;
+    int rc, nsend, nrecv, in_place;
+    if ((rc = check_comm(comm, mode, request, &a, function)) ||
+        (rc = check_exchange(&a, &nsend, &nrecv, function)))
+        return rc;
+    if ((rc = widen_w(&a, sendcounts, sdispls, nsend, &sv, function)) ||
+        (rc = widen_w(&a, recvcounts, rdispls, nrecv, &rv, function)) ||
+        (rc = alloc_w_types(&a, nsend, nrecv, &types, function)))
+        goto done;
+    use_vectors(&a, &sv, &rv);
+    if ((rc = check_send_in_place(&a, &in_place, function)) ||
+        (!in_place &&
+         (rc = check_w_side(&a, &sv, nsend, &send_side, sendtypes, types, function))) ||
+        (rc = check_recv_in_place(&a, function)) ||
+        (rc = check_w_side(&a, &rv, nrecv, &recv_side, recvtypes, types + nsend, function)))
+        goto done;
+    rc = run(&a, mode, request, function);
+done:
+    free(types);
+    vec_free(&sv);
+    vec_free(&rv);
+    return rc;
+}
+
+static struct byte_displs int_displs(const int *displs)
+{
+    return (struct byte_displs){displs, NULL};
+}
+
+static struct byte_displs aint_displs(const MPI_Aint *displs)
+{
+    return (struct byte_displs){NULL, displs};
+}
 
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return do_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                            rdispls, recvtypes, comm, BLOCKING, NULL, "MPI_Alltoallw");
+    return do_alltoallw(COLL_ALLTOALLW, sendbuf, sendcounts, int_displs(sdispls), sendtypes,
+                        recvbuf, recvcounts, int_displs(rdispls), recvtypes, comm, BLOCKING,
+                        NULL, "MPI_Alltoallw");
 }
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
 
@@ -1102,8 +1180,9 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
-    return do_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                            rdispls, recvtypes, comm, NONBLOCKING, request, "MPI_Ialltoallw");
+    return do_alltoallw(COLL_ALLTOALLW, sendbuf, sendcounts, int_displs(sdispls), sendtypes,
+                        recvbuf, recvcounts, int_displs(rdispls), recvtypes, comm,
+                        NONBLOCKING, request, "MPI_Ialltoallw");
 }
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 
@@ -1113,98 +1192,21 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                            rdispls, recvtypes, comm, PERSISTENT, request,
-                            "MPI_Alltoallw_init");
+    return do_alltoallw(COLL_ALLTOALLW, sendbuf, sendcounts, int_displs(sdispls), sendtypes,
+                        recvbuf, recvcounts, int_displs(rdispls), recvtypes, comm, PERSISTENT,
+                        request, "MPI_Alltoallw_init");
 }
 #pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
 
 /* ------------------------------------------------------------------------------------------ */
-/* Neighborhood collectives                                                                     */
-
-/* In- and out-degree of a communicator with a topology; MPI_ERR_TOPOLOGY without one. */
-static int check_topology(struct coll_args *a, int *indegree, int *outdegree,
-                          const char *function)
-{
-    const int *sources, *destinations;
-    if (a->comm->is_inter ||
-        topo_neighbors(a->comm, indegree, &sources, outdegree, &destinations) != MPI_SUCCESS)
-        return core_error_raise(a->comm, MPI_ERR_TOPOLOGY, function,
-                                "communicator has no process topology");
-    return MPI_SUCCESS;
-}
-
-static int do_neighbor_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
-                                 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                                 const struct vec *v, MPI_Datatype recvtype, MPI_Comm comm,
-                                 enum mode mode, MPI_Request *request, const char *function)
-{
-    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
-                          .recvbuf = recvbuf, .recvcount = recvcount};
-    int rc, in, out;
-    if ((rc = check_comm(comm, mode, request, &a, function)) ||
-        (rc = check_topology(&a, &in, &out, function)))
-        return rc;
-    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
-        return in_place_error(&a, sendbuf == MPI_IN_PLACE ? "sendbuf" : "recvbuf", function);
-    if ((rc = check_data(&a, sendbuf, sendcount, sendtype, &a.sendtype, function)))
-        return rc;
-    if (v) {
-        a.recvcounts = v->counts;
-        a.rdispls = v->displs;
-        if ((rc = check_counts(&a, v->counts, in, "recvcounts", function)) ||
-            (rc = check_displs(&a, v->displs, in, "displs", function)) ||
-            (rc = check_type_only(&a, recvtype, &a.recvtype, function)))
-            return rc;
-    } else if ((rc = mpi_check_count(a.comm, recvcount, function)) ||
-               (rc = check_data(&a, recvbuf, recvcount * in, recvtype, &a.recvtype, function))) {
-        return rc;
-    }
-    return run(&a, mode, request, function);
-}
-
-static int neighbor_indegree(MPI_Comm handle)
-{
-    struct core_comm *comm = core_comm_from_handle(handle);
-    int in = 0, out = 0;
-    const int *s, *d;
-    if (comm && !comm->is_inter)
-        topo_neighbors(comm, &in, &s, &out, &d);
-    return in;
-}
-
-static int neighbor_outdegree(MPI_Comm handle)
-{
-    struct core_comm *comm = core_comm_from_handle(handle);
-    int in = 0, out = 0;
-    const int *s, *d;
-    if (comm && !comm->is_inter)
-        topo_neighbors(comm, &in, &s, &out, &d);
-    return out;
-}
-
-static int do_neighbor_allgatherv_int(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                      void *recvbuf, const int recvcounts[], const int displs[],
-                                      MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
-                                      MPI_Request *request, const char *function)
-{
-    struct vec v;
-    void *heap;
-    if (widen(recvcounts, displs, neighbor_indegree(comm), &v, &heap) != MPI_SUCCESS)
-        return core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                                "out of memory");
-    int rc = do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype,
-                                   recvbuf, 0, &v, recvtype, comm, mode, request, function);
-    free(heap);
-    return rc;
-}
+/* Neighborhood collectives (the checks and calls above, with the topology's degrees)          */
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcount, NULL, recvtype, comm, BLOCKING, NULL,
-                                 "MPI_Neighbor_allgather");
+    return do_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, NULL, NULL, recvtype, comm, BLOCKING, NULL,
+                        "MPI_Neighbor_allgather");
 }
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 
@@ -1212,9 +1214,9 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcount, NULL, recvtype, comm, NONBLOCKING, request,
-                                 "MPI_Ineighbor_allgather");
+    return do_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, NULL, NULL, recvtype, comm, NONBLOCKING, request,
+                        "MPI_Ineighbor_allgather");
 }
 #pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
 
@@ -1223,9 +1225,9 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_neighbor_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                                 recvcount, NULL, recvtype, comm, PERSISTENT, request,
-                                 "MPI_Neighbor_allgather_init");
+    return do_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, NULL, NULL, recvtype, comm, PERSISTENT, request,
+                        "MPI_Neighbor_allgather_init");
 }
 #pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
 
@@ -1233,8 +1235,9 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_neighbor_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                      recvtype, comm, BLOCKING, NULL, "MPI_Neighbor_allgatherv");
+    return do_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                        recvcounts, displs, recvtype, comm, BLOCKING, NULL,
+                        "MPI_Neighbor_allgatherv");
 }
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
 
@@ -1242,9 +1245,9 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return do_neighbor_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                      recvtype, comm, NONBLOCKING, request,
-                                      "MPI_Ineighbor_allgatherv");
+    return do_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                        recvcounts, displs, recvtype, comm, NONBLOCKING, request,
+                        "MPI_Ineighbor_allgatherv");
 }
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
 
@@ -1254,123 +1257,17 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Request *request)
 {
     (void)info;
-    return do_neighbor_allgatherv_int(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                      recvtype, comm, PERSISTENT, request,
-                                      "MPI_Neighbor_allgatherv_init");
+    return do_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                        recvcounts, displs, recvtype, comm, PERSISTENT, request,
+                        "MPI_Neighbor_allgatherv_init");
 }
 #pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
-
-/* Neighbor_alltoall / v / w. For w, sdispls/rdispls are MPI_Aint byte offsets already. */
-static int do_neighbor_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
-                                const struct vec *sv, const MPI_Datatype *sendtypes,
-                                MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                                const struct vec *rv, const MPI_Datatype *recvtypes,
-                                MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
-                                MPI_Request *request, const char *function)
-{
-    struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
-                          .recvbuf = recvbuf, .recvcount = recvcount};
-    int rc, in, out;
-    if ((rc = check_comm(comm, mode, request, &a, function)) ||
-        (rc = check_topology(&a, &in, &out, function)))
-        return rc;
-    if (sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE)
-        return in_place_error(&a, sendbuf == MPI_IN_PLACE ? "sendbuf" : "recvbuf", function);
-    if (kind == COLL_NEIGHBOR_ALLTOALL) {
-        if ((rc = mpi_check_count(a.comm, sendcount, function)) ||
-            (rc = check_data(&a, sendbuf, sendcount * out, sendtype, &a.sendtype, function)) ||
-            (rc = mpi_check_count(a.comm, recvcount, function)) ||
-            (rc = check_data(&a, recvbuf, recvcount * in, recvtype, &a.recvtype, function)))
-            return rc;
-        return run(&a, mode, request, function);
-    }
-    a.sendcounts = sv->counts;
-    a.sdispls = sv->displs;
-    a.recvcounts = rv->counts;
-    a.rdispls = rv->displs;
-    if ((rc = check_counts(&a, sv->counts, out, "sendcounts", function)) ||
-        (rc = check_displs(&a, sv->displs, out, "sdispls", function)) ||
-        (rc = check_counts(&a, rv->counts, in, "recvcounts", function)) ||
-        (rc = check_displs(&a, rv->displs, in, "rdispls", function)))
-        return rc;
-    if (kind == COLL_NEIGHBOR_ALLTOALLV) {
-        if ((rc = check_type_only(&a, sendtype, &a.sendtype, function)) ||
-            (rc = check_type_only(&a, recvtype, &a.recvtype, function)))
-            return rc;
-        return run(&a, mode, request, function);
-    }
-    if ((out > 0 && !sendtypes) || (in > 0 && !recvtypes))
-        return core_error_raise(a.comm, MPI_ERR_ARG, function, "%s is NULL",
-                                !sendtypes ? "sendtypes" : "recvtypes");
-    struct dt_type **types = calloc((size_t)(in + out + 1), sizeof(*types));
-    if (!types)
-        return core_error_raise(a.comm, MPI_ERR_NO_MEM, function, "out of memory");
-    for (int i = 0; i < out && rc == MPI_SUCCESS; i++)
-        rc = check_data(&a, sendbuf, sv->counts[i], sendtypes[i], &types[i], function);
-    for (int i = 0; i < in && rc == MPI_SUCCESS; i++)
-        rc = check_data(&a, recvbuf, rv->counts[i], recvtypes[i], &types[out + i], function);
-    a.sendtypes = types;
-    a.recvtypes = types + out;
-    if (rc == MPI_SUCCESS)
-        rc = run(&a, mode, request, function);
-    free(types);
-    return rc;
-}
-
-static int do_neighbor_alltoallv_int(const void *sendbuf, const int sendcounts[],
-                                     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-                                     const int recvcounts[], const int rdispls[],
-                                     MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
-                                     MPI_Request *request, const char *function)
-{
-    struct vec sv, rv;
-    void *sheap = NULL, *rheap = NULL;
-    int rc;
-    if (widen(sendcounts, sdispls, neighbor_outdegree(comm), &sv, &sheap) != MPI_SUCCESS ||
-        widen(recvcounts, rdispls, neighbor_indegree(comm), &rv, &rheap) != MPI_SUCCESS)
-        rc = core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                              "out of memory");
-    else
-        rc = do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALLV, sendbuf, 0, &sv, NULL, sendtype,
-                                  recvbuf, 0, &rv, NULL, recvtype, comm, mode, request, function);
-    free(sheap);
-    free(rheap);
-    return rc;
-}
-
-/* w: counts are int, displacements already MPI_Aint */
-static int do_neighbor_alltoallw_int(const void *sendbuf, const int sendcounts[],
-                                     const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                     void *recvbuf, const int recvcounts[],
-                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                     MPI_Comm comm, enum mode mode, MPI_Request *request,
-                                     const char *function)
-{
-    struct vec sv, rv;
-    void *sheap = NULL, *rheap = NULL;
-    int rc;
-    if (widen(sendcounts, NULL, neighbor_outdegree(comm), &sv, &sheap) != MPI_SUCCESS ||
-        widen(recvcounts, NULL, neighbor_indegree(comm), &rv, &rheap) != MPI_SUCCESS) {
-        rc = core_error_raise(core_comm_from_handle(comm), MPI_ERR_NO_MEM, function,
-                              "out of memory");
-    } else {
-        sv.displs = sdispls;
-        rv.displs = rdispls;
-        rc = do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALLW, sendbuf, 0, &sv, sendtypes,
-                                  MPI_DATATYPE_NULL, recvbuf, 0, &rv, recvtypes,
-                                  MPI_DATATYPE_NULL, comm, mode, request, function);
-    }
-    free(sheap);
-    free(rheap);
-    return rc;
-}
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
-                                recvbuf, recvcount, NULL, NULL, recvtype, comm, BLOCKING, NULL,
-                                "MPI_Neighbor_alltoall");
+    return do_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, BLOCKING, NULL, "MPI_Neighbor_alltoall");
 }
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
 
@@ -1378,9 +1275,8 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    return do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
-                                recvbuf, recvcount, NULL, NULL, recvtype, comm, NONBLOCKING,
-                                request, "MPI_Ineighbor_alltoall");
+    return do_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, NONBLOCKING, request, "MPI_Ineighbor_alltoall");
 }
 #pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
 
@@ -1389,9 +1285,8 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_neighbor_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, NULL, NULL, sendtype,
-                                recvbuf, recvcount, NULL, NULL, recvtype, comm, PERSISTENT,
-                                request, "MPI_Neighbor_alltoall_init");
+    return do_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, comm, PERSISTENT, request, "MPI_Neighbor_alltoall_init");
 }
 #pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
 
@@ -1399,9 +1294,9 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_neighbor_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                     recvcounts, rdispls, recvtype, comm, BLOCKING, NULL,
-                                     "MPI_Neighbor_alltoallv");
+    return do_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm, BLOCKING, NULL,
+                        "MPI_Neighbor_alltoallv");
 }
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
 
@@ -1410,9 +1305,9 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return do_neighbor_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                     recvcounts, rdispls, recvtype, comm, NONBLOCKING, request,
-                                     "MPI_Ineighbor_alltoallv");
+    return do_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm, NONBLOCKING, request,
+                        "MPI_Ineighbor_alltoallv");
 }
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
 
@@ -1423,9 +1318,9 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Request *request)
 {
     (void)info;
-    return do_neighbor_alltoallv_int(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                     recvcounts, rdispls, recvtype, comm, PERSISTENT, request,
-                                     "MPI_Neighbor_alltoallv_init");
+    return do_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                        recvcounts, rdispls, recvtype, comm, PERSISTENT, request,
+                        "MPI_Neighbor_alltoallv_init");
 }
 #pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
 
@@ -1434,9 +1329,9 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return do_neighbor_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                     recvcounts, rdispls, recvtypes, comm, BLOCKING, NULL,
-                                     "MPI_Neighbor_alltoallw");
+    return do_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, aint_displs(sdispls),
+                        sendtypes, recvbuf, recvcounts, aint_displs(rdispls), recvtypes, comm,
+                        BLOCKING, NULL, "MPI_Neighbor_alltoallw");
 }
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 
@@ -1446,9 +1341,9 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
-    return do_neighbor_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                     recvcounts, rdispls, recvtypes, comm, NONBLOCKING, request,
-                                     "MPI_Ineighbor_alltoallw");
+    return do_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, aint_displs(sdispls),
+                        sendtypes, recvbuf, recvcounts, aint_displs(rdispls), recvtypes, comm,
+                        NONBLOCKING, request, "MPI_Ineighbor_alltoallw");
 }
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
 
@@ -1459,8 +1354,8 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_neighbor_alltoallw_int(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
-                                     recvcounts, rdispls, recvtypes, comm, PERSISTENT, request,
-                                     "MPI_Neighbor_alltoallw_init");
+    return do_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, aint_displs(sdispls),
+                        sendtypes, recvbuf, recvcounts, aint_displs(rdispls), recvtypes, comm,
+                        PERSISTENT, request, "MPI_Neighbor_alltoallw_init");
 }
 #pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init

@@ -299,19 +299,47 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
 }
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
 
+/* ---- buffers for buffered sends: the process's and (MPI-4.1) a communicator's ------------- */
+
+/* The buffer and size of an attach call; MPI_BUFFER_AUTOMATIC (MPI-4.1): the library
+ * allocates, the size is ignored (made 0). */
+static int check_attach(struct core_comm *comm, void *buffer, MPI_Count *size,
+                        const char *function)
+{
+    if (buffer == MPI_BUFFER_AUTOMATIC) {
+        *size = 0;
+        return MPI_SUCCESS;
+    }
+    if (*size < 0 || (!buffer && *size > 0))
+        return core_error_raise(comm, *size < 0 ? MPI_ERR_COUNT : MPI_ERR_BUFFER, function,
+                                "invalid buffer %p of size %lld", buffer, (long long)*size);
+    return MPI_SUCCESS;
+}
+
+static int check_detach(struct core_comm *comm, void *buffer_addr, MPI_Count *size,
+                        const char *function)
+{
+    if (buffer_addr && size)
+        return MPI_SUCCESS;
+    return core_error_raise(comm, MPI_ERR_ARG, function, "NULL %s",
+                            buffer_addr ? "size" : "buffer_addr");
+}
+
+static int already_attached(struct core_comm *comm, const char *function)
+{
+    return core_error_raise(comm, MPI_ERR_BUFFER, function,
+                            "a buffer is already attached (detach it first)");
+}
+
 static int buffer_attach(void *buffer, MPI_Count size, const char *function)
 {
     int rc = mpi_check_initialized(function);
+    if (rc == MPI_SUCCESS)
+        rc = check_attach(NULL, buffer, &size, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (buffer == MPI_BUFFER_AUTOMATIC) /* MPI-4.1: the library allocates; size is ignored */
-        size = 0;
-    else if (size < 0 || (!buffer && size > 0))
-        return core_error_raise(NULL, size < 0 ? MPI_ERR_COUNT : MPI_ERR_BUFFER, function,
-                                "invalid buffer %p of size %lld", buffer, (long long)size);
     if (p2p_bsend_attach(buffer, (size_t)size) != MPI_SUCCESS)
-        return core_error_raise(NULL, MPI_ERR_BUFFER, function,
-                                "a buffer is already attached (detach it first)");
+        return already_attached(NULL, function);
     return MPI_SUCCESS;
 }
 
@@ -330,9 +358,8 @@ int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 static int buffer_detach(void *buffer_addr, MPI_Count *size, const char *function)
 {
     int rc = mpi_check_initialized(function);
-    if (rc == MPI_SUCCESS && (!buffer_addr || !size))
-        rc = core_error_raise(NULL, MPI_ERR_ARG, function, "NULL %s",
-                              buffer_addr ? "size" : "buffer_addr");
+    if (rc == MPI_SUCCESS)
+        rc = check_detach(NULL, buffer_addr, size, function);
     if (rc != MPI_SUCCESS)
         return rc;
     void *buffer;
@@ -376,6 +403,23 @@ static int poll_buffer_flushed(struct core_request *request)
     return MPI_SUCCESS;
 }
 
+/* A request of MPI_Buffer_iflush / MPI_Comm_iflush_buffer (comm NULL: the process buffer's),
+ * complete once `poll` finds the buffer empty. */
+static int start_flush(struct core_comm *comm, int (*poll)(struct core_request *),
+                       MPI_Request *request, const char *function)
+{
+    struct core_request *r = core_request_alloc(CORE_REQUEST_GENERIC);
+    if (!r)
+        return core_error_raise(comm, MPI_ERR_NO_MEM, function, "cannot allocate a request");
+    r->comm = comm;
+    if (comm)
+        core_comm_retain(comm);
+    r->poll = poll;
+    int rc = core_request_start_generic(r);
+    *request = core_request_to_handle(r);
+    return raised(comm, rc, function);
+}
+
 /* The nonblocking form completes once nothing is buffered (messages buffered after the call
  * are waited for too: the buffer keeps no order between them). */
 int PMPI_Buffer_iflush(MPI_Request *request)
@@ -386,15 +430,106 @@ int PMPI_Buffer_iflush(MPI_Request *request)
         rc = core_error_raise(NULL, MPI_ERR_REQUEST, fn, "NULL request pointer");
     if (rc != MPI_SUCCESS)
         return rc;
-    struct core_request *r = core_request_alloc(CORE_REQUEST_GENERIC);
-    if (!r)
-        return core_error_raise(NULL, MPI_ERR_NO_MEM, fn, "cannot allocate a request");
-    r->poll = poll_buffer_flushed;
-    rc = core_request_start_generic(r);
-    *request = core_request_to_handle(r);
-    return rc;
+    return start_flush(NULL, poll_buffer_flushed, request, fn);
 }
 #pragma weak MPI_Buffer_iflush = PMPI_Buffer_iflush
+
+/* MPI-4.1 communicator buffers: buffered sends on comm use it instead of the process's. */
+static int comm_attach_buffer(MPI_Comm comm, void *buffer, MPI_Count size, const char *function)
+{
+    struct core_comm *c;
+    int rc = mpi_check_initialized(function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_comm(comm, &c, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_attach(c, buffer, &size, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = p2p_bsend_comm_attach(c, buffer, (size_t)size);
+    return rc == MPI_ERR_BUFFER ? already_attached(c, function) : raised(c, rc, function);
+}
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    return comm_attach_buffer(comm, buffer, size, "MPI_Comm_attach_buffer");
+}
+#pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
+
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    return comm_attach_buffer(comm, buffer, size, "MPI_Comm_attach_buffer_c");
+}
+#pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
+
+static int comm_detach_buffer(MPI_Comm comm, void *buffer_addr, MPI_Count *size,
+                              const char *function)
+{
+    struct core_comm *c;
+    int rc = mpi_check_initialized(function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_comm(comm, &c, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_detach(c, buffer_addr, size, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    void *buffer;
+    size_t bytes;
+    rc = p2p_bsend_comm_detach(c, &buffer, &bytes);
+    *(void **)buffer_addr = buffer;
+    *size = (MPI_Count)bytes;
+    return raised(c, rc, function);
+}
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    MPI_Count bytes = 0;
+    int rc = comm_detach_buffer(comm, buffer_addr, size ? &bytes : NULL,
+                                "MPI_Comm_detach_buffer");
+    if (rc == MPI_SUCCESS)
+        *size = bytes > INT_MAX ? INT_MAX : (int)bytes; /* attached by the _c form */
+    return rc;
+}
+#pragma weak MPI_Comm_detach_buffer = PMPI_Comm_detach_buffer
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    return comm_detach_buffer(comm, buffer_addr, size, "MPI_Comm_detach_buffer_c");
+}
+#pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    struct core_comm *c;
+    int rc = mpi_check_initialized("MPI_Comm_flush_buffer");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_comm(comm, &c, "MPI_Comm_flush_buffer");
+    if (rc == MPI_SUCCESS)
+        p2p_bsend_comm_flush(c);
+    return rc;
+}
+#pragma weak MPI_Comm_flush_buffer = PMPI_Comm_flush_buffer
+
+static int poll_comm_buffer_flushed(struct core_request *request)
+{
+    if (p2p_bsend_comm_flushed(request->comm))
+        request->complete = 1;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+    const char *fn = "MPI_Comm_iflush_buffer";
+    struct core_comm *c;
+    int rc = mpi_check_initialized(fn);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_get_comm(comm, &c, fn);
+    if (rc == MPI_SUCCESS && !request)
+        rc = core_error_raise(c, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return start_flush(c, poll_comm_buffer_flushed, request, fn);
+}
+#pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
 
 /* ---- probes and matched receives ---------------------------------------------------------- */
 

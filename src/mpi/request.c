@@ -1,6 +1,8 @@
 /* request.c - API: completing requests (Wait/Test and their any/all/some forms), freeing,
  * cancelling and inspecting them. Null and inactive persistent requests complete at once with
  * an empty status, as the standard requires. */
+#include <stddef.h>
+
 #include "core/progress.h"
 #include "core/request.h"
 #include "mpi/api.h"
@@ -47,6 +49,32 @@ static int check_handle(MPI_Request *handle, const char *function)
     return MPI_SUCCESS;
 }
 
+/* The start of MPI_Test and MPI_Request_get_status: an inactive request is complete with an
+ * empty status; an active one gets a progress round if it is not complete yet. Returns 1 when
+ * the caller has a complete active request to finish or inspect. */
+static int test_one(struct core_request *r, int *flag, MPI_Status *status)
+{
+    if (!is_active(r)) {
+        *flag = 1;
+        set_empty(status);
+        return 0;
+    }
+    if (!r->complete)
+        core_progress();
+    *flag = r->complete;
+    return r->complete;
+}
+
+/* A complete request's status without consuming it (MPI_ERROR left to the caller). */
+static void copy_status(const struct core_request *r, MPI_Status *status)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return;
+    int keep = status->MPI_ERROR;
+    *status = r->status;
+    status->MPI_ERROR = keep;
+}
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     int rc;
@@ -68,15 +96,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if ((rc = mpi_check_initialized("MPI_Test")) || (rc = check_handle(request, "MPI_Test")))
         return rc;
     struct core_request *r = core_request_from_handle(*request);
-    if (!is_active(r)) {
-        *flag = 1;
-        set_empty(status);
+    if (!test_one(r, flag, status))
         return MPI_SUCCESS;
-    }
-    if (!r->complete)
-        core_progress();
-    *flag = r->complete;
-    return r->complete ? finish(request, status, "MPI_Test") : MPI_SUCCESS;
+    return finish(request, status, "MPI_Test");
 }
 #pragma weak MPI_Test = PMPI_Test
 
@@ -110,6 +132,60 @@ static int check_array(int count, MPI_Request *requests, const char *function)
     return MPI_SUCCESS;
 }
 
+static int is_completed(MPI_Request handle)
+{
+    struct core_request *r = core_request_from_handle(handle);
+    return is_active(r) && r->complete;
+}
+
+/* The first complete active request at or after `from`; count when there is none. */
+static int next_completed(int count, MPI_Request *requests, int from)
+{
+    while (from < count && !is_completed(requests[from]))
+        from++;
+    return from;
+}
+
+/* Is every active request of the array complete? */
+static int all_completed(int count, MPI_Request *requests)
+{
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(requests[i]);
+        if (is_active(r) && !r->complete)
+            return 0;
+    }
+    return 1;
+}
+
+/* Index of a completed active request, -1 if none is complete, -2 if none is active. */
+static int find_completed(int count, MPI_Request *requests)
+{
+    int found = next_completed(count, requests, 0);
+    if (found < count)
+        return found;
+    for (int i = 0; i < count; i++)
+        if (is_active(core_request_from_handle(requests[i])))
+            return -1;
+    return -2;
+}
+
+/* find_completed after progress: until it finds one (or finds none active) when blocking,
+ * after one round otherwise. */
+static int progress_find_completed(int count, MPI_Request *requests, int blocking)
+{
+    unsigned idle = 0;
+    int found = find_completed(count, requests);
+    while (found == -1) {
+        if (core_progress())
+            idle = 0;
+        found = find_completed(count, requests);
+        if (found != -1 || !blocking)
+            break;
+        core_progress_idle(++idle);
+    }
+    return found;
+}
+
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     int rc = check_array(count, array_of_requests, "MPI_Waitall");
@@ -137,14 +213,9 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     if (rc != MPI_SUCCESS)
         return rc;
     core_progress();
-    for (int i = 0; i < count; i++) {
-        struct core_request *r = core_request_from_handle(array_of_requests[i]);
-        if (is_active(r) && !r->complete) {
-            *flag = 0;
-            return MPI_SUCCESS;
-        }
-    }
-    *flag = 1;
+    *flag = all_completed(count, array_of_requests);
+    if (!*flag)
+        return MPI_SUCCESS;
     int any_error = 0;
     for (int i = 0; i < count; i++) {
         if (is_active(core_request_from_handle(array_of_requests[i])))
@@ -157,37 +228,13 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
 }
 #pragma weak MPI_Testall = PMPI_Testall
 
-/* Index of a completed active request, -1 if none is complete, -2 if none is active. */
-static int find_completed(int count, MPI_Request *requests)
-{
-    int active = 0;
-    for (int i = 0; i < count; i++) {
-        struct core_request *r = core_request_from_handle(requests[i]);
-        if (!is_active(r))
-            continue;
-        active = 1;
-        if (r->complete)
-            return i;
-    }
-    return active ? -1 : -2;
-}
-
 static int any_common(int count, MPI_Request *requests, int *index, int *flag,
                       MPI_Status *status, int blocking, const char *function)
 {
     int rc = check_array(count, requests, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned idle = 0;
-    int found = find_completed(count, requests);
-    while (found == -1) {
-        if (core_progress())
-            idle = 0;
-        found = find_completed(count, requests);
-        if (found != -1 || !blocking)
-            break;
-        core_progress_idle(++idle);
-    }
+    int found = progress_find_completed(count, requests, blocking);
     if (found == -2) {
         *index = MPI_UNDEFINED;
         if (flag)
@@ -224,28 +271,15 @@ static int some_common(int incount, MPI_Request *requests, int *outcount, int *i
     int rc = check_array(incount, requests, function);
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned idle = 0;
-    int found = find_completed(incount, requests);
-    while (found == -1) {
-        if (core_progress())
-            idle = 0;
-        found = find_completed(incount, requests);
-        if (found != -1 || !blocking)
-            break;
-        core_progress_idle(++idle);
-    }
-    if (found == -2) {
+    if (progress_find_completed(incount, requests, blocking) == -2) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;
     }
     int n = 0, any_error = 0;
-    for (int i = 0; i < incount; i++) {
-        struct core_request *r = core_request_from_handle(requests[i]);
-        if (!is_active(r) || !r->complete)
-            continue;
+    for (int i = next_completed(incount, requests, 0); i < incount;
+         i = next_completed(incount, requests, i + 1)) {
         indices[n] = i;
-        finish_in_array(requests, statuses, i, n, &any_error, function);
-        n++;
+        finish_in_array(requests, statuses, i, n++, &any_error, function);
     }
     *outcount = n;
     return any_error ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
@@ -294,21 +328,11 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (rc != MPI_SUCCESS)
         return rc;
     struct core_request *r = core_request_from_handle(request);
-    if (!is_active(r)) {
-        *flag = 1;
-        set_empty(status);
+    if (!test_one(r, flag, status))
         return MPI_SUCCESS;
-    }
-    if (!r->complete)
-        core_progress();
-    *flag = r->complete;
-    if (r->complete && mpi_grequest_is(r) && (rc = mpi_grequest_query(r)) != MPI_SUCCESS)
+    if (mpi_grequest_is(r) && (rc = mpi_grequest_query(r)) != MPI_SUCCESS)
         return core_error_raise(NULL, rc, "MPI_Request_get_status", "query_fn returned %d", rc);
-    if (r->complete && status != MPI_STATUS_IGNORE) {
-        int keep = status->MPI_ERROR;
-        *status = r->status;
-        status->MPI_ERROR = keep;
-    }
+    copy_status(r, status);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Request_get_status = PMPI_Request_get_status
@@ -356,11 +380,7 @@ static void peek_status(struct core_request *r, MPI_Status *status)
 {
     if (mpi_grequest_is(r))
         mpi_grequest_query(r); /* its error shows at the MPI_Wait that ends the request */
-    if (status == MPI_STATUS_IGNORE)
-        return;
-    int keep = status->MPI_ERROR;
-    *status = r->status;
-    status->MPI_ERROR = keep;
+    copy_status(r, status);
 }
 
 int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
@@ -394,14 +414,9 @@ int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int 
     if (rc != MPI_SUCCESS)
         return rc;
     core_progress();
-    for (int i = 0; i < count; i++) {
-        struct core_request *r = core_request_from_handle(array_of_requests[i]);
-        if (is_active(r) && !r->complete) {
-            *flag = 0;
-            return MPI_SUCCESS;
-        }
-    }
-    *flag = 1;
+    *flag = all_completed(count, array_of_requests);
+    if (!*flag)
+        return MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
         struct core_request *r = core_request_from_handle(array_of_requests[i]);
         MPI_Status *status = status_at(array_of_statuses, i);
@@ -429,13 +444,11 @@ int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], i
         return MPI_SUCCESS;
     }
     int n = 0;
-    for (int i = 0; i < incount; i++) {
-        struct core_request *r = core_request_from_handle(array_of_requests[i]);
-        if (!is_active(r) || !r->complete)
-            continue;
+    for (int i = next_completed(incount, array_of_requests, 0); i < incount;
+         i = next_completed(incount, array_of_requests, i + 1)) {
         array_of_indices[n] = i;
-        peek_status(r, status_at(array_of_statuses, n));
-        n++;
+        peek_status(core_request_from_handle(array_of_requests[i]),
+                    status_at(array_of_statuses, n++));
     }
     *outcount = n;
     return MPI_SUCCESS;
@@ -454,56 +467,55 @@ static int check_status(const void *status, const void *value, const char *funct
     return MPI_SUCCESS;
 }
 
+/* One int field of a status, named by its offset. */
+static int status_get(const MPI_Status *status, size_t field, int *value, const char *function)
+{
+    int rc = check_status(status, value, function);
+    if (rc == MPI_SUCCESS)
+        *value = *(const int *)((const char *)status + field);
+    return rc;
+}
+
+static int status_set(MPI_Status *status, size_t field, int value, const char *function)
+{
+    int rc = check_status(status, status, function);
+    if (rc == MPI_SUCCESS)
+        *(int *)((char *)status + field) = value;
+    return rc;
+}
+
 int PMPI_Status_get_source(const MPI_Status *status, int *source)
 {
-    int rc = check_status(status, source, "MPI_Status_get_source");
-    if (rc == MPI_SUCCESS)
-        *source = status->MPI_SOURCE;
-    return rc;
+    return status_get(status, offsetof(MPI_Status, MPI_SOURCE), source, "MPI_Status_get_source");
 }
 #pragma weak MPI_Status_get_source = PMPI_Status_get_source
 
 int PMPI_Status_set_source(MPI_Status *status, int source)
 {
-    int rc = check_status(status, status, "MPI_Status_set_source");
-    if (rc == MPI_SUCCESS)
-        status->MPI_SOURCE = source;
-    return rc;
+    return status_set(status, offsetof(MPI_Status, MPI_SOURCE), source, "MPI_Status_set_source");
 }
 #pragma weak MPI_Status_set_source = PMPI_Status_set_source
 
 int PMPI_Status_get_tag(const MPI_Status *status, int *tag)
 {
-    int rc = check_status(status, tag, "MPI_Status_get_tag");
-    if (rc == MPI_SUCCESS)
-        *tag = status->MPI_TAG;
-    return rc;
+    return status_get(status, offsetof(MPI_Status, MPI_TAG), tag, "MPI_Status_get_tag");
 }
 #pragma weak MPI_Status_get_tag = PMPI_Status_get_tag
 
 int PMPI_Status_set_tag(MPI_Status *status, int tag)
 {
-    int rc = check_status(status, status, "MPI_Status_set_tag");
-    if (rc == MPI_SUCCESS)
-        status->MPI_TAG = tag;
-    return rc;
+    return status_set(status, offsetof(MPI_Status, MPI_TAG), tag, "MPI_Status_set_tag");
 }
 #pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
 
 int PMPI_Status_get_error(const MPI_Status *status, int *error)
 {
-    int rc = check_status(status, error, "MPI_Status_get_error");
-    if (rc == MPI_SUCCESS)
-        *error = status->MPI_ERROR;
-    return rc;
+    return status_get(status, offsetof(MPI_Status, MPI_ERROR), error, "MPI_Status_get_error");
 }
 #pragma weak MPI_Status_get_error = PMPI_Status_get_error
 
 int PMPI_Status_set_error(MPI_Status *status, int error)
 {
-    int rc = check_status(status, status, "MPI_Status_set_error");
-    if (rc == MPI_SUCCESS)
-        status->MPI_ERROR = error;
-    return rc;
+    return status_set(status, offsetof(MPI_Status, MPI_ERROR), error, "MPI_Status_set_error");
 }
 #pragma weak MPI_Status_set_error = PMPI_Status_set_error

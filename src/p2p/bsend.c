@@ -1,12 +1,13 @@
-/* bsend.c - buffered sends (MPI_Bsend/Ibsend/Bsend_init) over the user's attached buffer.
- * Each message is packed into a region of the buffer (its packed size plus MPI_BSEND_OVERHEAD,
- * the accounting the standard tells users to provide) and sent from there as bytes; the region
- * is reclaimed when that internal send completes. Regions are kept sorted by offset and placed
- * first-fit. With MPI_BUFFER_AUTOMATIC (MPI-4.1) each region is its own heap block instead. */
+/* bsend.c - buffered sends (MPI_Bsend/Ibsend/Bsend_init): each message is packed into a region
+ * (packed size + MPI_BSEND_OVERHEAD, first-fit, reclaimed when its internal send completes) of
+ * the communicator's own buffer (MPI-4.1; an internal attribute, so MPI_Comm_free detaches it
+ * after a flush and MPI_Comm_dup does not copy it) or else of the process's buffer. With
+ * MPI_BUFFER_AUTOMATIC each region is its own heap block. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/attr.h"
 #include "core/comm.h"
 #include "core/progress.h"
 #include "core/state.h"
@@ -22,25 +23,24 @@ struct bsend_region {
     char *heap; /* MPI_BUFFER_AUTOMATIC: the region's own memory */
 };
 
-static struct {
-    char *buffer;
+/* One attached buffer and the messages in it. */
+struct bsend_pool {
+    char *buffer; /* NULL: nothing attached */
     size_t size;
     struct bsend_region *regions; /* sorted by offset */
-} bsend;
+};
 
-int p2p_bsend_attach(void *buffer, size_t size)
-{
-    if (bsend.buffer)
-        return MPI_ERR_BUFFER; /* one buffer at a time */
-    bsend.buffer = buffer;
-    bsend.size = size;
-    return MPI_SUCCESS;
-}
+static struct bsend_pool process_pool;
+
+/* The keyval of communicator buffers; created at the first MPI_Comm_attach_buffer. */
+static int comm_keyval = MPI_KEYVAL_INVALID;
+
+/* ---- one pool ------------------------------------------------------------------------------ */
 
 /* Free the regions whose sends have completed. */
-static void reclaim(void)
+static void reclaim(struct bsend_pool *pool)
 {
-    struct bsend_region **link = &bsend.regions;
+    struct bsend_region **link = &pool->regions;
     while (*link) {
         struct bsend_region *r = *link;
         if (r->send->complete) {
@@ -54,38 +54,45 @@ static void reclaim(void)
     }
 }
 
-void p2p_bsend_flush(void)
+static void flush(struct bsend_pool *pool)
 {
-    while (bsend.regions) {
-        core_request_wait_complete(bsend.regions->send);
-        reclaim();
+    while (pool->regions) {
+        core_request_wait_complete(pool->regions->send);
+        reclaim(pool);
     }
 }
 
-int p2p_bsend_flushed(void)
+static int flushed(struct bsend_pool *pool)
 {
-    reclaim();
-    return bsend.regions == NULL;
+    reclaim(pool);
+    return pool->regions == NULL;
 }
 
-int p2p_bsend_detach(void **buffer, size_t *size)
+static int attach(struct bsend_pool *pool, void *buffer, size_t size)
 {
-    p2p_bsend_flush();
-    *buffer = bsend.buffer;
-    *size = bsend.size;
-    bsend.buffer = NULL;
-    bsend.size = 0;
+    if (pool->buffer)
+        return MPI_ERR_BUFFER; /* one buffer at a time */
+    pool->buffer = buffer;
+    pool->size = size;
     return MPI_SUCCESS;
 }
 
-/* First-fit placement; NULL when the buffer has no gap that large. */
-static int automatic(void)
+static void detach(struct bsend_pool *pool, void **buffer, size_t *size)
 {
-    return bsend.buffer == (char *)MPI_BUFFER_AUTOMATIC;
+    flush(pool);
+    *buffer = pool->buffer;
+    *size = pool->size;
+    pool->buffer = NULL;
+    pool->size = 0;
+}
+
+static int automatic(const struct bsend_pool *pool)
+{
+    return pool->buffer == (char *)MPI_BUFFER_AUTOMATIC;
 }
 
 /* MPI_BUFFER_AUTOMATIC: the region gets its own block, listed first (offsets mean nothing). */
-static struct bsend_region *place_automatic(size_t length)
+static struct bsend_region *place_automatic(struct bsend_pool *pool, size_t length)
 {
     struct bsend_region *r = calloc(1, sizeof(*r));
     if (r && !(r->heap = malloc(length))) {
@@ -94,24 +101,25 @@ static struct bsend_region *place_automatic(size_t length)
     }
     if (r) {
         r->length = length;
-        r->next = bsend.regions;
-        bsend.regions = r;
+        r->next = pool->regions;
+        pool->regions = r;
     }
     return r;
 }
 
-static struct bsend_region *place(size_t length)
+/* First-fit placement; NULL when the buffer has no gap that large. */
+static struct bsend_region *place(struct bsend_pool *pool, size_t length)
 {
-    if (automatic())
-        return place_automatic(length);
+    if (automatic(pool))
+        return place_automatic(pool, length);
     size_t offset = 0;
-    struct bsend_region **link = &bsend.regions;
+    struct bsend_region **link = &pool->regions;
     for (; *link; link = &(*link)->next) {
         if ((*link)->offset - offset >= length)
             break;
         offset = (*link)->offset + (*link)->length;
     }
-    if (offset + length > bsend.size)
+    if (offset + length > pool->size)
         return NULL;
     struct bsend_region *r = calloc(1, sizeof(*r));
     if (!r)
@@ -123,9 +131,9 @@ static struct bsend_region *place(size_t length)
     return r;
 }
 
-static void unplace(struct bsend_region *victim)
+static void unplace(struct bsend_pool *pool, struct bsend_region *victim)
 {
-    for (struct bsend_region **link = &bsend.regions; *link; link = &(*link)->next)
+    for (struct bsend_region **link = &pool->regions; *link; link = &(*link)->next)
         if (*link == victim) {
             *link = victim->next;
             free(victim->heap);
@@ -134,27 +142,126 @@ static void unplace(struct bsend_region *victim)
         }
 }
 
+/* ---- the process's buffer ------------------------------------------------------------------ */
+
+int p2p_bsend_attach(void *buffer, size_t size)
+{
+    return attach(&process_pool, buffer, size);
+}
+
+void p2p_bsend_flush(void)
+{
+    flush(&process_pool);
+}
+
+int p2p_bsend_flushed(void)
+{
+    return flushed(&process_pool);
+}
+
+int p2p_bsend_detach(void **buffer, size_t *size)
+{
+    detach(&process_pool, buffer, size);
+    return MPI_SUCCESS;
+}
+
+/* ---- communicator buffers ------------------------------------------------------------------ */
+
+/* Attribute delete callback (MPI_Comm_free, MPI_Finalize, MPI_Comm_detach_buffer): an implicit
+ * detach, so the messages still in the buffer are sent first. */
+static int comm_pool_delete(MPI_Comm comm, int keyval, void *value, void *extra_state)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra_state;
+    flush(value);
+    free(value);
+    return MPI_SUCCESS;
+}
+
+static struct bsend_pool *comm_pool(struct core_comm *comm)
+{
+    void *value = NULL;
+    int flag = 0;
+    if (comm_keyval == MPI_KEYVAL_INVALID ||
+        core_attr_get(CORE_ATTR_COMM, comm->attributes, comm_keyval, &value, &flag) !=
+            MPI_SUCCESS ||
+        !flag)
+        return NULL;
+    return value;
+}
+
+int p2p_bsend_comm_attach(struct core_comm *comm, void *buffer, size_t size)
+{
+    if (comm_pool(comm))
+        return MPI_ERR_BUFFER; /* one buffer at a time */
+    int rc = MPI_SUCCESS;
+    if (comm_keyval == MPI_KEYVAL_INVALID)
+        rc = core_keyval_create(CORE_ATTR_COMM, NULL,
+                                (core_attr_callback *)comm_pool_delete, NULL,
+                                &comm_keyval);
+    struct bsend_pool *pool = rc == MPI_SUCCESS ? calloc(1, sizeof(*pool)) : NULL;
+    if (!pool)
+        return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+    attach(pool, buffer, size);
+    rc = core_attr_set(CORE_ATTR_COMM, &comm->attributes, (void *)core_comm_to_handle(comm),
+                       comm_keyval, pool);
+    if (rc != MPI_SUCCESS)
+        free(pool);
+    return rc;
+}
+
+int p2p_bsend_comm_detach(struct core_comm *comm, void **buffer, size_t *size)
+{
+    struct bsend_pool *pool = comm_pool(comm);
+    *buffer = NULL;
+    *size = 0;
+    if (!pool)
+        return MPI_SUCCESS;
+    detach(pool, buffer, size);
+    return core_attr_delete(CORE_ATTR_COMM, &comm->attributes,
+                            (void *)core_comm_to_handle(comm), comm_keyval);
+}
+
+void p2p_bsend_comm_flush(struct core_comm *comm)
+{
+    struct bsend_pool *pool = comm_pool(comm);
+    if (pool)
+        flush(pool);
+}
+
+int p2p_bsend_comm_flushed(struct core_comm *comm)
+{
+    struct bsend_pool *pool = comm_pool(comm);
+    return pool ? flushed(pool) : 1;
+}
+
+/* ---- sending ------------------------------------------------------------------------------- */
+
 int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
               MPI_Count count, struct dt_type *type)
 {
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    struct bsend_pool *pool = comm_pool(comm);
+    if (!pool)
+        pool = &process_pool;
     size_t bytes = dt_packed_size(type, count);
     /* The standard's accounting: a message needs its packed size plus MPI_BSEND_OVERHEAD, no
      * more (a buffer of exactly that size must do). The copy starts 8-byte aligned inside the
      * region; the padding (< 8) comes out of the overhead, which no header here uses. */
     size_t length = bytes + MPI_BSEND_OVERHEAD;
     core_progress();
-    reclaim();
-    struct bsend_region *r = bsend.buffer ? place(length) : NULL;
+    reclaim(pool);
+    struct bsend_region *r = pool->buffer ? place(pool, length) : NULL;
     if (!r)
         return MPI_ERR_BUFFER;
-    char *copy = r->heap ? r->heap : bsend.buffer + r->offset;
+    char *copy = r->heap ? r->heap : pool->buffer + r->offset;
     copy += (8 - (uintptr_t)copy % 8) % 8;
     dt_pack_range(type, buf, count, 0, copy, bytes);
     int rc = p2p_isend(comm, context, dest, tag, copy, (MPI_Count)bytes,
                        dt_from_handle(MPI_BYTE), CORE_SEND_STANDARD, &r->send);
     if (rc != MPI_SUCCESS)
-        unplace(r);
+        unplace(pool, r);
     return rc;
 }

@@ -58,8 +58,15 @@ int p2p_bsend_detach(void **buffer, size_t *size);
 void p2p_bsend_flush(void);
 /* MPI_Buffer_iflush: nonzero once no buffered message is pending (never blocks). */
 int p2p_bsend_flushed(void);
-/* Copy the message into the attached buffer and start sending it; MPI_ERR_BUFFER when it does
- * not fit. The caller's request (if any) is complete on return. */
+/* The same for a communicator's own buffer (MPI-4.1 MPI_Comm_attach_buffer & co.), which
+ * buffered sends on it use instead of the process's. Attaching a second one is MPI_ERR_BUFFER;
+ * detaching none gives NULL / 0; MPI_Comm_free and MPI_Finalize detach it implicitly. */
+int p2p_bsend_comm_attach(struct core_comm *comm, void *buffer, size_t size);
+int p2p_bsend_comm_detach(struct core_comm *comm, void **buffer, size_t *size);
+void p2p_bsend_comm_flush(struct core_comm *comm);
+int p2p_bsend_comm_flushed(struct core_comm *comm);
+/* Copy the message into comm's buffer (else the process's) and start sending it;
+ * MPI_ERR_BUFFER when it does not fit. The caller's request (if any) is complete on return. */
 int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
               MPI_Count count, struct dt_type *type);
 

@@ -16,17 +16,7 @@
 #include "datatype/construct.h"
 #include "datatype/datatype.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-        }                                                                                      \
-    } while (0)
+#include "../common/unit_check.h"
 
 #define N 7
 
@@ -506,10 +496,5 @@ int main(void)
     test_replace_noop();
     test_user_ops();
     dt_finalize();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("test_op: all checks passed\n");
-    return 0;
+    return unit_finish("test_op");
 }

@@ -15,16 +15,7 @@
 #include "datatype/construct.h"
 #include "datatype/datatype.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                                      \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            failures++;                                                                       \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                              \
-            fprintf(stderr, __VA_ARGS__);                                                     \
-            fputc('\n', stderr);                                                              \
-        }                                                                                     \
-    } while (0)
+#include "../common/unit_check.h"
 
 static const MPI_Datatype all_types[] = {
     MPI_AINT, MPI_COUNT, MPI_OFFSET, MPI_PACKED, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG,
@@ -320,10 +311,5 @@ int main(void)
     test_huge_position();
     test_zero_and_refs();
     dt_finalize();
-    if (failures) {
-        fprintf(stderr, "%d failures\n", failures);
-        return 1;
-    }
-    printf("predefined datatypes: all checks passed\n");
-    return 0;
+    return unit_finish("predefined datatypes");
 }
