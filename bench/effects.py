@@ -27,13 +27,15 @@ MECHANISMS = [
      "bw", ["-s", "128K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
     ("split_copy_lat", "split copy, ping-pong",
      "latency", ["-s", "256K,1M,4M"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
-    ("topology_threshold", "per-pair single-copy threshold from the profile vs a fixed 4 KiB "
-     "(the eager limit: CMA for every rendezvous)",
-     "bw", ["-s", "8K,16K,32K,64K"], 2, {"NODEMPI_CMA_THRESHOLD": "4097"}, None),
-    ("stream_copy", "streaming stores for pipelined fragments (single copy off in both)",
-     "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_STREAM_COPY": "off"}, None),
-    ("cache_chunk", "pipeline fragment sized from the shared cache vs 64 KiB (single copy off in "
-     "both)", "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_PIPELINE_CHUNK": "65536"}, None),
+    ("topology_threshold", "per-pair single-copy threshold of the pair's distance class (128 KiB "
+     "for shared_l3 here) vs single copy for every rendezvous message",
+     "bw", ["-s", "8K,32K,64K,128K"], 2, {"NODEMPI_CMA_THRESHOLD": "4097"}, None),
+    ("memcpy_ring", "pipelined fragments written with memcpy (the default) instead of streaming "
+     "stores (single copy off in both)",
+     "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_STREAM_COPY": "on"}, None),
+    ("chunk_16k", "16 KiB pipeline fragments (the default: the largest ring record, well inside "
+     "the shared cache) instead of session 1's 8 KiB (single copy off in both)",
+     "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_PIPELINE_CHUNK": "8192"}, None),
     ("skew", "skew-aware eager limit (seed 001 §4.2), producer time c3 vs consumer compute c2",
      "skew", ["-s", "0,2,5,10,20,50", "-m", "16K"], 2, {"NODEMPI_SKEW": "off"}, None),
     ("skew_bw", "skew adaptation must not cost bandwidth without skew",
@@ -44,9 +46,9 @@ MECHANISMS = [
     ("wait_8", "the same, 8 ranks on 2 cores",
      "latency", ["-s", "8,512,4K,64K"], 8, {"NODEMPI_WAIT": "yield"}, None),
 ]
-# stream_copy and cache_chunk only act on the pipelined path: measure both settings there.
-BASE_ENV = {"stream_copy": {"NODEMPI_SINGLE_COPY": "none"},
-            "cache_chunk": {"NODEMPI_SINGLE_COPY": "none"}}
+# memcpy_ring and chunk_16k only act on the pipelined path: measure both settings there.
+BASE_ENV = {"memcpy_ring": {"NODEMPI_SINGLE_COPY": "none"},
+            "chunk_16k": {"NODEMPI_SINGLE_COPY": "none"}}
 
 
 def main():

@@ -32,8 +32,9 @@ static const struct config_entry config_table[] = {
     {"NODEMPI_CMA_THRESHOLD", CONFIG_SIZE, "16384", NULL, &core_config.cma_threshold,
      "smallest rendezvous message copied with CMA, for every pair when set; unset, each pair "
      "uses its distance class's threshold (nodempi-info shows them)"},
-    {"NODEMPI_PIPELINE_CHUNK", CONFIG_SIZE, "8192", NULL, &core_config.pipeline_chunk,
-     "fragment size of the pipelined rendezvous (capped by the ring size)"},
+    {"NODEMPI_PIPELINE_CHUNK", CONFIG_SIZE, "16k", NULL, &core_config.pipeline_chunk,
+     "fragment size of the pipelined rendezvous (capped by the largest ring record, and by a "
+     "32nd of the cache the pair shares): 16 KiB moved 1.1-1.3x the bytes of 8 KiB (bench/effects)"},
     {"NODEMPI_SPIN_ROUNDS", CONFIG_UNSIGNED, "2000", NULL, &core_config.spin_rounds,
      "empty progress rounds a waiter spins before yielding"},
     {"NODEMPI_YIELD_ROUNDS", CONFIG_UNSIGNED, "50", NULL, &core_config.yield_rounds,
@@ -76,9 +77,10 @@ static const struct config_entry config_table[] = {
      &core_config.coll_algorithm[15], "scan algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_EXSCAN", CONFIG_CHOICE, "auto", COLL_EXSCAN_CHOICES,
      &core_config.coll_algorithm[16], "exscan algorithm (auto: by message size and ranks)"},
-    {"NODEMPI_STREAM_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.stream_copy,
-     "write large ring fragments with streaming stores: auto = for pairs on different CPUs "
-     "(nodempi-probe: 7-8x faster cross-core pipelining here, 2x slower on one CPU)"},
+    {"NODEMPI_STREAM_COPY", CONFIG_CHOICE, "off", "auto|on|off", &core_config.stream_copy,
+     "write large ring fragments with streaming stores: auto = for pairs on different CPUs. "
+     "Off by default: through the library's own pipeline they moved 0.55-0.95x the bytes of "
+     "memcpy here (vCPUs close / far; nodempi-probe's ring model had said 7-8x faster)"},
     {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy,
      "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
      "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "

@@ -67,7 +67,7 @@ int p2p_init(void)
     p2p.me = nodempi.world_rank;
     p2p.eager_limit = core_config.eager_limit;
     p2p.cma_threshold = core_config.cma_threshold;
-    p2p.chunk = core_config.pipeline_chunk ? core_config.pipeline_chunk : 8192;
+    p2p.chunk = core_config.pipeline_chunk ? core_config.pipeline_chunk : 16384;
     p2p.wake_peers = core_config.wait == CORE_WAIT_BLOCK ||
                      (core_config.wait == CORE_WAIT_AUTO && nodempi.oversubscribed);
     if (core_config.single_copy != CORE_SINGLE_COPY_NONE) {

@@ -31,14 +31,16 @@ static int current_loaded;
  *   L3 or memory and single copy frees the sender's core (overlap for MPI_Isend), so the default
  *   is the L2 size. Seed 001 §4.1 used 32 KB for shared-cache pairs because LiMIC2 was a cheap
  *   kernel copy next to a slow two-copy path.
- * - Shared L3 only: every line of every chunk crosses between the two private L2s twice (the
- *   sender's write fetches it back from the receiver, then the receiver reads it), and the L3
- *   does not absorb that: the ring (memcpy) measured 8.5 GB/s with the vCPUs close and 2 GB/s
- *   with them far apart, single copy 10-13.5 GB/s from 64 KiB up to the (effective) L3 size. So
- *   the default is one pair ring (64 KiB, src/shm/segment.c): up to it a message is one pass
- *   through the ring without reusing lines the receiver holds; the measured threshold was
- *   64 KiB (close) and 8-16 KiB (far). A ring written with streaming stores (no fetch before the
- *   write) ran 12-17 GB/s either way and beat single copy at every size ("never").
+ * - Shared L3 only: every line of every chunk crosses between the two private L2s, and the L3
+ *   does not absorb that. Measured through the library itself (session 2: 16 KiB fragments,
+ *   memcpy, the receiver zeroing what it consumed; single copy with the sender helping,
+ *   p2p/split.c), windowed bandwidth one way / both ways in GB/s, vCPUs close | far:
+ *     64 KiB   pipelined 22.5 / 22.3 | 10.7 / 10.2   single copy 10.3 / 20.0 | 9.9 / 18.6
+ *     128 KiB  pipelined 24.4 / 18.5 | 10.5 / 11.2   single copy 20.0 / 20.7 | 17.0 / 20.0
+ *   The geometric mean over both placements and directions favours the pipeline at 64 KiB
+ *   (15.3 vs 14.0) and single copy at 128 KiB (19.4 vs 15.1): the default is two pair rings'
+ *   worth, 128 KiB. (nodempi-probe's own ring model, section (c), is far more optimistic about
+ *   the pipeline, streaming stores above all; its section (f) measures the library instead.)
  * - No shared cache (same NUMA node, other node): the extra copy crosses between private caches
  *   or memory; it costs more than single copy's fixed cost (~1 us: system call, page pinning,
  *   completion flag) once size / bandwidth > 1 us, ~32 KiB at ~32 GB/s, and half that across
@@ -63,7 +65,7 @@ static size_t default_threshold(enum topo_distance d)
             shared = topo_hw_cache_bytes(0, 2);
         return shared ? shared : DEFAULT_NO_HWLOC_L2;
     case TOPO_SHARED_L3:
-        return DEFAULT_RING_BYTES;
+        return 2 * DEFAULT_RING_BYTES;
     case TOPO_SAME_NUMA:
         return DEFAULT_SAME_NUMA;
     case TOPO_OTHER_NUMA:
