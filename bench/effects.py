@@ -24,10 +24,10 @@ MECHANISMS = [
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",
      "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SINGLE_COPY": "none"}, None),
     ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",
-     "bw", ["-s", "128K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
+     "bw", ["-s", "64K,256K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
     ("split_copy_lat", "split copy, ping-pong",
      "latency", ["-s", "256K,1M,4M"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
-    ("topology_threshold", "per-pair single-copy threshold of the pair's distance class (128 KiB "
+    ("topology_threshold", "per-pair single-copy threshold of the pair's distance class (64 KiB "
      "for shared_l3 here) vs single copy for every rendezvous message",
      "bw", ["-s", "8K,32K,64K,128K"], 2, {"NODEMPI_CMA_THRESHOLD": "4097"}, None),
     ("memcpy_ring", "pipelined fragments written with memcpy (the default) instead of streaming "

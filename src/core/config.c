@@ -85,7 +85,7 @@ static const struct config_entry config_table[] = {
      "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
      "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
      "= when every rank has a core of its own"},
-    {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "128k", NULL, &core_config.split_copy_min,
+    {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min,
      "smallest message the sender helps to copy"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "

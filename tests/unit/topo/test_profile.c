@@ -45,7 +45,7 @@ static void test_defaults(void)
         CHECK(topo_profile_cma_threshold(TOPO_SHARED_L2) == topo_shared_cache_bytes(a, b),
               "shared_l2 default %zu, shared cache %zu",
               topo_profile_cma_threshold(TOPO_SHARED_L2), topo_shared_cache_bytes(a, b));
-    CHECK(topo_profile_cma_threshold(TOPO_SHARED_L3) == 131072, "shared_l3 default %zu",
+    CHECK(topo_profile_cma_threshold(TOPO_SHARED_L3) == 65536, "shared_l3 default %zu",
           topo_profile_cma_threshold(TOPO_SHARED_L3));
     size_t l2 = topo_hw_cache_bytes(0, 2);
     size_t same_core = topo_profile_cma_threshold(TOPO_SAME_CORE);
