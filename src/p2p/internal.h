@@ -251,7 +251,7 @@ void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 
 /* split.c: large single-copy messages copied by sender and receiver together */
 void p2p_split_init(void);
-int p2p_split_offer(struct core_request *request, size_t size); /* slot + 1 or 0 */
+int p2p_split_offer(size_t size); /* a free copy slot + 1 for this message, or 0 */
 void p2p_split_release(struct core_request *request);
 /* 1: taken (completed now, or when the sender's last chunks are in: p2p_split_progress);
  * 0: not applicable, use the plain pull */

@@ -64,7 +64,7 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
             rts->niov = 1;
             rec->flags = P2P_RTS_CMA;
             if (!request->p2p.copy_slot)
-                request->p2p.copy_slot = p2p_split_offer(request, size);
+                request->p2p.copy_slot = p2p_split_offer(size);
             rts->copy_slot = request->p2p.copy_slot;
         } else if ((request->p2p.iov = malloc(sizeof(struct iovec) * (size_t)niov))) {
             niov = build_iovecs(request->type, request->buf, request->count, size,

@@ -9,8 +9,9 @@
  * in a pending list (polled by p2p_progress) instead of spinning, so the receiver goes on with
  * other records: in a bidirectional stream both ranks are senders and receivers, and waiting
  * there cost 15% of the bandwidth at 256 KiB. The receive completes when done_bytes covers the
- * message and answers FIN as usual; the sender takes its slot back at the FIN. Both layouts must be one contiguous block (the common case
- * for large messages); other layouts keep the receiver-only pull. */
+ * message and answers FIN as usual; the sender takes its slot back at the FIN. Both layouts
+ * must be one contiguous block (the common case for large messages); other layouts keep the
+ * receiver-only pull. */
 #include <string.h>
 
 #include "core/config.h"
@@ -47,9 +48,8 @@ static struct shm_copy_slot *slot_of(int owner, int slot)
     return shm_copy_slot(nodempi.segment, owner, slot);
 }
 
-int p2p_split_offer(struct core_request *request, size_t size)
+int p2p_split_offer(size_t size)
 {
-    (void)request;
     if (!p2p.split_copy || size < core_config.split_copy_min || !p2p.free_copy_slots)
         return 0;
     int i = __builtin_ctzll(p2p.free_copy_slots);
