@@ -95,6 +95,13 @@ int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 }
 #pragma weak MPI_Ssend = PMPI_Ssend
 
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_SYNCHRONOUS, "MPI_Ssend_c");
+}
+#pragma weak MPI_Ssend_c = PMPI_Ssend_c
+
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
@@ -102,12 +109,26 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 }
 #pragma weak MPI_Rsend = PMPI_Rsend
 
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_READY, "MPI_Rsend_c");
+}
+#pragma weak MPI_Rsend_c = PMPI_Rsend_c
+
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, "MPI_Bsend");
 }
 #pragma weak MPI_Bsend = PMPI_Bsend
+
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
+{
+    return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, "MPI_Bsend_c");
+}
+#pragma weak MPI_Bsend_c = PMPI_Bsend_c
 
 /* A request that is already complete (buffered sends, after the copy). */
 static int completed_request(struct core_comm *comm, MPI_Request *request)
@@ -170,6 +191,14 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 }
 #pragma weak MPI_Issend = PMPI_Issend
 
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_SYNCHRONOUS, request,
+                            "MPI_Issend_c");
+}
+#pragma weak MPI_Issend_c = PMPI_Issend_c
+
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
@@ -178,6 +207,14 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 }
 #pragma weak MPI_Irsend = PMPI_Irsend
 
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_READY, request,
+                            "MPI_Irsend_c");
+}
+#pragma weak MPI_Irsend_c = PMPI_Irsend_c
+
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
@@ -185,6 +222,14 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
                             "MPI_Ibsend");
 }
 #pragma weak MPI_Ibsend = PMPI_Ibsend
+
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, MPI_Request *request)
+{
+    return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, request,
+                            "MPI_Ibsend_c");
+}
+#pragma weak MPI_Ibsend_c = PMPI_Ibsend_c
 
 static int blocking_recv(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                          MPI_Comm comm, MPI_Status *status, const char *function)
@@ -246,11 +291,11 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
 }
 #pragma weak MPI_Irecv_c = PMPI_Irecv_c
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+static int sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status,
+                    const char *function)
 {
-    const char *function = "MPI_Sendrecv";
     struct send_args s, r;
     int rc;
     if ((rc = check_send(comm, sendbuf, sendcount, sendtype, dest, sendtag, &s, function)) ||
@@ -270,12 +315,29 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     rc = core_request_wait(recv, status);
     return raised(s.comm, rc != MPI_SUCCESS ? rc : send_rc, function);
 }
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                    source, recvtag, comm, status, "MPI_Sendrecv");
+}
 #pragma weak MPI_Sendrecv = PMPI_Sendrecv
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    const char *function = "MPI_Sendrecv_replace";
+    return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                    source, recvtag, comm, status, "MPI_Sendrecv_c");
+}
+#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
+
+static int sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status, const char *function)
+{
     struct send_args s, r;
     int rc;
     if ((rc = check_send(comm, buf, count, datatype, dest, sendtag, &s, function)) ||
@@ -297,7 +359,23 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     free(copy);
     return raised(s.comm, rc != MPI_SUCCESS ? rc : send_rc, function);
 }
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+                            "MPI_Sendrecv_replace");
+}
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status)
+{
+    return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
+                            "MPI_Sendrecv_replace_c");
+}
+#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
 
 /* ---- buffers for buffered sends: the process's and (MPI-4.1) a communicator's ------------- */
 
@@ -614,6 +692,17 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 }
 #pragma weak MPI_Mrecv = PMPI_Mrecv
 
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status)
+{
+    struct core_request *r;
+    int rc = matched_recv(buf, count, datatype, message, &r, "MPI_Mrecv_c");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return raised(nodempi.comm_world, core_request_wait(r, status), "MPI_Mrecv_c");
+}
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                 MPI_Request *request)
 {
@@ -625,9 +714,21 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 }
 #pragma weak MPI_Imrecv = PMPI_Imrecv
 
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request)
+{
+    struct core_request *r;
+    int rc = matched_recv(buf, count, datatype, message, &r, "MPI_Imrecv_c");
+    if (rc == MPI_SUCCESS)
+        *request = core_request_to_handle(r);
+    return rc;
+}
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+
 /* ---- persistent requests ------------------------------------------------------------------ */
 
-static int persistent_init(const void *buf, int count, MPI_Datatype datatype, int peer, int tag,
+static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype datatype, int peer,
+                           int tag,
                            MPI_Comm comm, enum core_request_kind kind, enum core_send_mode mode,
                            MPI_Request *request, const char *function)
 {
@@ -665,6 +766,14 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 }
 #pragma weak MPI_Send_init = PMPI_Send_init
 
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
+                           CORE_SEND_STANDARD, request, "MPI_Send_init_c");
+}
+#pragma weak MPI_Send_init_c = PMPI_Send_init_c
+
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
@@ -672,6 +781,14 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
                            CORE_SEND_BUFFERED, request, "MPI_Bsend_init");
 }
 #pragma weak MPI_Bsend_init = PMPI_Bsend_init
+
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
+                           CORE_SEND_BUFFERED, request, "MPI_Bsend_init_c");
+}
+#pragma weak MPI_Bsend_init_c = PMPI_Bsend_init_c
 
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
@@ -681,6 +798,14 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 }
 #pragma weak MPI_Ssend_init = PMPI_Ssend_init
 
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
+                           CORE_SEND_SYNCHRONOUS, request, "MPI_Ssend_init_c");
+}
+#pragma weak MPI_Ssend_init_c = PMPI_Ssend_init_c
+
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
@@ -689,6 +814,14 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 }
 #pragma weak MPI_Rsend_init = PMPI_Rsend_init
 
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
+                           CORE_SEND_READY, request, "MPI_Rsend_init_c");
+}
+#pragma weak MPI_Rsend_init_c = PMPI_Rsend_init_c
+
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -696,6 +829,14 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                            CORE_SEND_STANDARD, request, "MPI_Recv_init");
 }
 #pragma weak MPI_Recv_init = PMPI_Recv_init
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return persistent_init(buf, count, datatype, source, tag, comm, CORE_REQUEST_RECV,
+                           CORE_SEND_STANDARD, request, "MPI_Recv_init_c");
+}
+#pragma weak MPI_Recv_init_c = PMPI_Recv_init_c
 
 static int start_one(MPI_Request *handle, const char *function)
 {
