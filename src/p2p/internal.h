@@ -59,8 +59,10 @@ struct p2p_frag {
 enum p2p_unexpected_kind { P2P_UNEXPECTED_EAGER, P2P_UNEXPECTED_RTS, P2P_UNEXPECTED_SELF };
 
 struct p2p_unexpected {
-    struct p2p_unexpected *next;
+    struct p2p_unexpected *next;     /* all of the context's, in arrival order */
     struct p2p_unexpected *prev;
+    struct p2p_unexpected *src_next; /* the same source's only, in arrival order */
+    struct p2p_unexpected *src_prev;
     enum p2p_unexpected_kind kind;
     int src;                 /* sender's rank in the communicator */
     int world_src;
@@ -100,11 +102,21 @@ struct p2p_long_send {
 };
 
 /* Matching queues of one context: posted receives and unexpected messages, both in order. */
+struct p2p_source_list {
+    struct p2p_unexpected *head, *tail;
+};
+
 struct p2p_match_queues {
     uint32_t context;
     int used;
     struct core_request *posted_head, *posted_tail;
     struct p2p_unexpected *unexpected_head, *unexpected_tail;
+    /* The unexpected messages again, one list per source rank, so a receive from a given
+     * source scans only that source's backlog: in a rooted collective whose other ranks run
+     * ahead, the root's one global list held ~1000 messages of one child in front of the
+     * other's, and MPI_Gather of 16 B at 4 ranks took 22 us per call instead of 0.6. */
+    struct p2p_source_list *by_src;
+    int by_src_len;
 };
 
 /* Something waiting for room in the ring to one peer, kept in order. */

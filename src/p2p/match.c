@@ -1,7 +1,9 @@
 /* match.c - posted-receive and unexpected-message queues, one pair per context id, and the MPI
  * matching rule: the first (oldest) entry whose source and tag match, wildcards allowed on the
  * receive side only. Keeping both queues in arrival/post order is what makes the non-overtaking
- * rule hold. Contexts live in a small open-addressing table that grows as communicators do. */
+ * rule hold. Unexpected messages are also chained per source: a receive from one source scans
+ * only that source's messages (in order), MPI_ANY_SOURCE scans them all. Contexts live in a
+ * small open-addressing table that grows as communicators do. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,7 @@ void p2p_free_queues(void)
             free(u);
             u = next;
         }
+        free(p2p.queues[i].by_src);
     }
     free(p2p.queues);
     p2p.queues = NULL;
@@ -92,11 +95,40 @@ struct core_request *p2p_match_posted(struct p2p_match_queues *q, int src, int t
     return NULL;
 }
 
+/* The list of one source's unexpected messages; grown on demand when create is set, else NULL
+ * for a source that never sent us anything unexpected. */
+static struct p2p_source_list *source_list(struct p2p_match_queues *q, int src, int create)
+{
+    if (src < 0)
+        abort(); /* senders always carry their rank; MPI_PROC_NULL never gets here */
+    if (src < q->by_src_len)
+        return &q->by_src[src];
+    if (!create)
+        return NULL;
+    int len = q->by_src_len ? q->by_src_len : 8;
+    while (len <= src)
+        len *= 2;
+    struct p2p_source_list *lists = realloc(q->by_src, sizeof(*lists) * (size_t)len);
+    if (!lists)
+        abort(); /* out of memory while keeping a message */
+    memset(lists + q->by_src_len, 0, sizeof(*lists) * (size_t)(len - q->by_src_len));
+    q->by_src = lists;
+    q->by_src_len = len;
+    return &q->by_src[src];
+}
+
 /* The oldest unexpected message a receive for (source, tag) accepts; left in the queue. */
 struct p2p_unexpected *p2p_match_unexpected(struct p2p_match_queues *q, int source, int tag)
 {
-    for (struct p2p_unexpected *u = q->unexpected_head; u; u = u->next)
-        if (matches(source, tag, u->src, u->tag))
+    if (source == MPI_ANY_SOURCE) {
+        for (struct p2p_unexpected *u = q->unexpected_head; u; u = u->next)
+            if (tag == MPI_ANY_TAG || tag == u->tag)
+                return u;
+        return NULL;
+    }
+    struct p2p_source_list *list = source < 0 ? NULL : source_list(q, source, 0);
+    for (struct p2p_unexpected *u = list ? list->head : NULL; u; u = u->src_next)
+        if (tag == MPI_ANY_TAG || tag == u->tag)
             return u;
     return NULL;
 }
@@ -143,6 +175,14 @@ void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u)
     else
         q->unexpected_head = u;
     q->unexpected_tail = u;
+    struct p2p_source_list *list = source_list(q, u->src, 1);
+    u->src_next = NULL;
+    u->src_prev = list->tail;
+    if (list->tail)
+        list->tail->src_next = u;
+    else
+        list->head = u;
+    list->tail = u;
     if (p2p.peers) /* the skew watch counts unexpected messages per sender */
         p2p.peers[u->world_src].unexpected_count++;
 }
@@ -158,6 +198,16 @@ void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
     else
         q->unexpected_tail = u->prev;
     u->next = u->prev = NULL;
+    struct p2p_source_list *list = source_list(q, u->src, 0);
+    if (u->src_prev)
+        u->src_prev->src_next = u->src_next;
+    else
+        list->head = u->src_next;
+    if (u->src_next)
+        u->src_next->src_prev = u->src_prev;
+    else
+        list->tail = u->src_prev;
+    u->src_next = u->src_prev = NULL;
     if (p2p.peers)
         p2p_skew_note_matched(u->world_src);
 }
