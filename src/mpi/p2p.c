@@ -2,7 +2,6 @@
  * checks its arguments (communicator, count, datatype, buffer, rank, tag, in that order) and
  * calls one function of src/p2p. */
 #include <limits.h>
-#include <stdlib.h>
 
 #include "core/progress.h"
 #include "mpi/api.h"
@@ -290,92 +289,6 @@ int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, 
     return nonblocking_recv(buf, count, datatype, source, tag, comm, request, "MPI_Irecv_c");
 }
 #pragma weak MPI_Irecv_c = PMPI_Irecv_c
-
-static int sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Status *status,
-                    const char *function)
-{
-    struct send_args s, r;
-    int rc;
-    if ((rc = check_send(comm, sendbuf, sendcount, sendtype, dest, sendtag, &s, function)) ||
-        (rc = check_recv(comm, recvbuf, recvcount, recvtype, source, recvtag, &r, function)))
-        return rc;
-    struct core_request *recv, *send;
-    rc = p2p_irecv(r.comm, r.comm->context, source, recvtag, recvbuf, recvcount, r.type, &recv);
-    if (rc != MPI_SUCCESS)
-        return raised(r.comm, rc, function);
-    rc = p2p_isend(s.comm, s.comm->context, dest, sendtag, sendbuf, sendcount, s.type,
-                   CORE_SEND_STANDARD, &send);
-    if (rc != MPI_SUCCESS) {
-        core_request_wait(recv, NULL);
-        return raised(s.comm, rc, function);
-    }
-    int send_rc = core_request_wait(send, NULL);
-    rc = core_request_wait(recv, status);
-    return raised(s.comm, rc != MPI_SUCCESS ? rc : send_rc, function);
-}
-
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                    source, recvtag, comm, status, "MPI_Sendrecv");
-}
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
-
-int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
-                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-                    source, recvtag, comm, status, "MPI_Sendrecv_c");
-}
-#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
-
-static int sendrecv_replace(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int sendtag, int source, int recvtag, MPI_Comm comm,
-                            MPI_Status *status, const char *function)
-{
-    struct send_args s, r;
-    int rc;
-    if ((rc = check_send(comm, buf, count, datatype, dest, sendtag, &s, function)) ||
-        (rc = check_recv(comm, buf, count, datatype, source, recvtag, &r, function)))
-        return rc;
-    /* Send from a packed copy so the receive can land in buf while the send is in flight. */
-    size_t bytes = dt_packed_size(s.type, count);
-    void *copy = malloc(bytes ? bytes : 1);
-    if (!copy)
-        return core_error_raise(s.comm, MPI_ERR_NO_MEM, function, "cannot allocate %zu bytes",
-                                bytes);
-    dt_pack_range(s.type, buf, count, 0, copy, bytes);
-    struct core_request *recv, *send;
-    p2p_irecv(r.comm, r.comm->context, source, recvtag, buf, count, r.type, &recv);
-    p2p_isend(s.comm, s.comm->context, dest, sendtag, copy, (MPI_Count)bytes,
-              dt_from_handle(MPI_BYTE), CORE_SEND_STANDARD, &send);
-    int send_rc = core_request_wait(send, NULL);
-    rc = core_request_wait(recv, status);
-    free(copy);
-    return raised(s.comm, rc != MPI_SUCCESS ? rc : send_rc, function);
-}
-
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
-                            "MPI_Sendrecv_replace");
-}
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
-
-int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
-                            int sendtag, int source, int recvtag, MPI_Comm comm,
-                            MPI_Status *status)
-{
-    return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
-                            "MPI_Sendrecv_replace_c");
-}
-#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
 
 /* ---- buffers for buffered sends: the process's and (MPI-4.1) a communicator's ------------- */
 
