@@ -33,8 +33,8 @@ static void set_pair_thresholds(int r)
     peer->distance = d;
     peer->eager_limit = p2p.eager_limit;
     /* Streaming stores pay off between different CPUs and lose on one (shm/copy.h). */
-    peer->stream_copy = core_config.stream_copy == CORE_STREAM_COPY_ON ||
-                        (core_config.stream_copy == CORE_STREAM_COPY_AUTO && d != TOPO_SAME_CORE);
+    peer->stream_copy = core_config.stream_copy == CORE_SWITCH_ON ||
+                        (core_config.stream_copy == CORE_SWITCH_AUTO && d != TOPO_SAME_CORE);
     peer->cma_threshold = core_config_is_set("NODEMPI_CMA_THRESHOLD") ? p2p.cma_threshold
                           : peer->stream_copy ? topo_profile_cma_threshold_stream(d)
                                               : topo_profile_cma_threshold(d);

@@ -39,8 +39,8 @@ void p2p_split_init(void)
     p2p.free_copy_slots = ~(uint64_t)0;
     int cores_for_all = !nodempi.oversubscribed;
     p2p.split_copy = nodempi.segment && p2p.cma && p2p.nranks > 1 &&
-                     (core_config.split_copy == CORE_STREAM_COPY_ON ||
-                      (core_config.split_copy == CORE_STREAM_COPY_AUTO && cores_for_all));
+                     (core_config.split_copy == CORE_SWITCH_ON ||
+                      (core_config.split_copy == CORE_SWITCH_AUTO && cores_for_all));
 }
 
 static struct shm_copy_slot *slot_of(int owner, int slot)
