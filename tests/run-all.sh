@@ -7,9 +7,15 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc)
 status=0
 
+# Ninja for a new build directory; one that exists keeps its generator (the README's first
+# command configures build/ with CMake's default generator before this script may run).
+generator() {
+    [ -f "$1/CMakeCache.txt" ] || echo "-GNinja"
+}
+
 run_suite() {
     local dir=$1; shift
-    cmake -S . -B "$dir" -G Ninja -DNODEMPI_WERROR=ON "$@" >/dev/null
+    cmake -S . -B "$dir" $(generator "$dir") -DNODEMPI_WERROR=ON "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
     ctest --test-dir "$dir" --output-on-failure -j "$jobs" "${ctest_args[@]}" || status=1
 }
@@ -26,7 +32,7 @@ run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=address,undefin
 unset ASAN_OPTIONS UBSAN_OPTIONS
 echo "== ThreadSanitizer build: the unit tests (lock-free structures under thread contention) =="
 export TSAN_OPTIONS=halt_on_error=1
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=thread >/dev/null
+cmake -S . -B build-tsan $(generator build-tsan) -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=thread >/dev/null
 cmake --build build-tsan -j "$jobs"
 ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L unit "${ctest_args[@]}" || status=1
 unset NODEMPI_TEST_SCALE TSAN_OPTIONS
