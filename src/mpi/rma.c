@@ -278,7 +278,7 @@ static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info in
                       MPI_Comm comm, MPI_Win *win, const char *function)
 {
     struct core_comm *c;
-    struct core_info *i;
+    struct core_info *i = NULL; /* set by begin_create on success (-O3 cannot tell) */
     int rc = begin_create(comm, size, disp_unit, info, win, &c, &i, function);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -308,7 +308,7 @@ static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Co
                         void *baseptr, MPI_Win *win, int shared, const char *function)
 {
     struct core_comm *c;
-    struct core_info *i;
+    struct core_info *i = NULL; /* set by begin_create on success (-O3 cannot tell) */
     int rc = begin_create(comm, size, disp_unit, info, win, &c, &i, function);
     if (rc == MPI_SUCCESS)
         rc = mpi_check_pointer(c, baseptr, "baseptr", function);
@@ -356,7 +356,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     const char *function = "MPI_Win_create_dynamic";
     struct core_comm *c;
-    struct core_info *i;
+    struct core_info *i = NULL; /* set by begin_create on success (-O3 cannot tell) */
     int rc = begin_create(comm, 0, 1, info, win, &c, &i, function);
     if (rc != MPI_SUCCESS)
         return rc;
