@@ -85,6 +85,10 @@ static const struct config_entry config_table[] = {
      "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
      "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
      "= when every rank has a core of its own"},
+    {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox,
+     "records of up to 64 bytes (messages, protocol replies) go through 8 fixed cells per pair "
+     "instead of the pair ring: auto = on in the pair and cor queue designs (the only ones that "
+     "use it; on = the same)"},
     {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min,
      "smallest message the sender helps to copy"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,

@@ -14,6 +14,7 @@
 #include "core/request.h"
 #include "p2p/policy.h"
 #include "p2p/queue.h"
+#include "shm/fastbox.h"
 #include "shm/inbox.h"
 #include "shm/ring.h"
 #include "shm/wake.h"
@@ -140,8 +141,11 @@ struct p2p_outgoing {
 struct p2p_peer {
     int channel;                 /* enum p2p_channel: how records to this peer travel (first:
                                   * on the send fast path's cache line, next to to_peer) */
+    int fastbox;                 /* records of up to SHM_FASTBOX_PAYLOAD bytes may use to_fb */
     struct shm_ring to_peer;     /* producer side: me -> peer */
+    struct shm_fastbox to_fb;    /* producer side: small records me -> peer (shm/fastbox.h) */
     struct shm_ring from_peer;   /* consumer side: peer -> me */
+    struct shm_fastbox from_fb;  /* consumer side, read in order with from_peer */
     struct shm_rank_block *block;
     struct p2p_outgoing *out_head, *out_tail;
     /* Sender side: this pair's switch points (topology- and skew-aware). */
@@ -279,7 +283,11 @@ void p2p_split_on_help(int world_src, const struct p2p_cookies *cookies);
 static inline struct shm_record *p2p_reserve(struct p2p_peer *peer, size_t payload_bytes)
 {
     if (peer->channel != P2P_CHANNEL_INBOX) {
-        struct shm_record *rec = shm_ring_try_reserve(&peer->to_peer, payload_bytes);
+        struct shm_record *rec = NULL;
+        if (peer->fastbox && payload_bytes <= SHM_FASTBOX_PAYLOAD &&
+            (rec = shm_fastbox_try_reserve(&peer->to_fb)))
+            return rec;
+        rec = shm_ring_try_reserve(&peer->to_peer, payload_bytes);
         return rec ? rec : p2p_queue_ring_full(peer, payload_bytes);
     }
     return p2p_queue_reserve_slow(peer, payload_bytes);
@@ -293,7 +301,7 @@ void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, s
 static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
 {
     if (peer->channel == P2P_CHANNEL_RING) {
-        shm_ring_publish(&peer->to_peer, rec);
+        shm_pair_publish(&peer->to_peer, &peer->to_fb, rec);
         if (p2p.wake_peers)
             shm_wake_peer(peer->block);
         return;

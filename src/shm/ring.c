@@ -2,13 +2,14 @@
  * See ring.h for the memory-ordering argument; this file only adds the wrap-around rule: a
  * record never straddles the end of the ring, the producer pads with a SKIP record instead. */
 #include "shm/ring.h"
+#include "shm/fastbox.h"
 
 void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int dst)
 {
     char *base = (char *)seg + seg->rings_offset +
                  ((size_t)src * seg->nranks + (size_t)dst) * seg->ring_stride;
     ring->control = (struct shm_ring_control *)base;
-    ring->data = base + shm_ring_control_bytes();
+    ring->data = base + shm_ring_control_bytes() + shm_fastbox_bytes(); /* fastbox.c */
     ring->bytes = seg->ring_data_bytes;
     ring->position = 0;
     ring->head_cache = 0;

@@ -3,6 +3,7 @@
  * Ring memory is sized from the rank count so that 2-8 ranks get deep rings and 128 ranks
  * still fit a modest budget (tmpfs pages are only allocated when first touched). */
 #include "shm/segment.h"
+#include "shm/fastbox.h"
 #include "shm/ring.h"
 
 #include <errno.h>
@@ -45,11 +46,17 @@ void shm_area_layout(int nranks, size_t inbox_data_bytes, struct shm_area_layout
     out->stride = out->inbox_data + inbox_data_bytes;
 }
 
+/* One ordered pair: its ring's control line, its fastbox, its ring's data. */
+static size_t pair_stride(size_t ring)
+{
+    return shm_ring_control_bytes() + shm_fastbox_bytes() + ring;
+}
+
 static size_t areas_offset(int nranks, size_t ring)
 {
     size_t bytes = align_up(sizeof(struct shm_header), SHM_CACHE_LINE);
     bytes += (size_t)nranks * sizeof(struct shm_rank_block);
-    bytes += (size_t)nranks * (size_t)nranks * (shm_ring_control_bytes() + ring);
+    bytes += (size_t)nranks * (size_t)nranks * pair_stride(ring);
     return align_up(bytes, 4096);
 }
 
@@ -74,7 +81,7 @@ static void format_header(struct shm_header *seg, int nranks, size_t total, size
     seg->total_bytes = total;
     seg->ranks_offset = align_up(sizeof(struct shm_header), SHM_CACHE_LINE);
     seg->rings_offset = seg->ranks_offset + (size_t)nranks * sizeof(struct shm_rank_block);
-    seg->ring_stride = shm_ring_control_bytes() + ring;
+    seg->ring_stride = pair_stride(ring);
     seg->ring_data_bytes = ring;
     struct shm_area_layout area;
     seg->inbox_data_bytes = inbox_bytes_for(nranks);

@@ -13,7 +13,8 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 3u /* 2: receiving areas (inbox, doorbells); 3: copy slots */
+#define SHM_SEGMENT_VERSION 4u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
+                                * 4: a fastbox per pair */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -44,7 +45,7 @@ struct shm_header {
     uint64_t total_bytes;
     uint64_t ranks_offset;       /* nranks x struct shm_rank_block */
     uint64_t rings_offset;       /* nranks x nranks rings, index [src * nranks + dst] */
-    uint64_t ring_stride;        /* bytes from one ring to the next (control + data) */
+    uint64_t ring_stride;        /* bytes per pair: ring control, fastbox, ring data */
     uint64_t ring_data_bytes;    /* power of two */
     _Atomic int32_t job_state;   /* 0 running, 1 aborting */
     _Atomic int32_t abort_code;
