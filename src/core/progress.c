@@ -89,19 +89,6 @@ static void sleep_on_futex(void)
     atomic_fetch_sub_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
 }
 
-/* One spin-wait step. x86's pause stops the core from speculating loads of the line we poll
- * past the peer's store to it (a memory-ordering machine clear per message otherwise): a
- * cache-line ping-pong between two processes measured 47 ns one-way without it and 34-37 ns with
- * it (vCPUs close; 1.0-1.5x fewer ns when far). */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 /* Oversubscribed, but do the ranks that are awake fit on the cores? Ranks that wait sleep on
  * their futex and are counted in the segment's sleepers word; when the rest fit, spinning costs
  * nobody anything and saves the ~0.3 us of a sched_yield per poll (two ranks ping-ponging while
@@ -121,12 +108,12 @@ void core_progress_idle(unsigned idle_rounds)
 {
     enum core_wait_policy policy = core_config.wait;
     if (policy == CORE_WAIT_SPIN) {
-        cpu_relax();
+        core_cpu_relax();
         return;
     }
     if (policy == CORE_WAIT_AUTO && !nodempi.oversubscribed) {
         if (idle_rounds < core_config.spin_rounds) {
-            cpu_relax();
+            core_cpu_relax();
             return;
         }
         sched_yield();
@@ -137,7 +124,7 @@ void core_progress_idle(unsigned idle_rounds)
         if (idle_rounds % 16 == 1)
             fit = awake_ranks_fit();
         if (fit) {
-            cpu_relax();
+            core_cpu_relax();
             return;
         }
     }

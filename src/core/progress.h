@@ -20,4 +20,17 @@ void core_progress_add_generic(struct core_request *request);
  * configured. idle_rounds counts consecutive empty progress calls. */
 void core_progress_idle(unsigned idle_rounds);
 
+/* One spin-wait step. x86's pause stops the core from speculating loads of the line we poll
+ * past the peer's store to it (a memory-ordering machine clear per message otherwise): a
+ * cache-line ping-pong between two processes measured 47 ns one-way without it and 34-37 ns with
+ * it (vCPUs close; 1.0-1.5x fewer ns when far). */
+static inline void core_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif
