@@ -81,14 +81,18 @@ static const struct config_entry config_table[] = {
      "write large ring fragments with streaming stores: auto = for pairs on different CPUs. "
      "Off by default: through the library's own pipeline they moved 0.55-0.95x the bytes of "
      "memcpy here (vCPUs close / far; nodempi-probe's ring model had said 7-8x faster)"},
-    {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy,
-     "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
-     "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
-     "= when every rank has a core of its own"},
     {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox,
      "records of up to 64 bytes (messages, protocol replies) go through 8 fixed cells per pair "
      "instead of the pair ring: auto = on in the pair and cor queue designs (the only ones that "
      "use it; on = the same)"},
+    {"NODEMPI_RECV_IN_PLACE", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.recv_in_place,
+     "a blocking MPI_Recv from one source, with nothing posted or unexpected in its "
+     "communicator, watches that peer's queues alone and copies an eager message straight "
+     "into the buffer: auto = on = when no rank may sleep (not oversubscribed)"},
+    {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy,
+     "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
+     "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
+     "= when every rank has a core of its own"},
     {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min,
      "smallest message the sender helps to copy"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,

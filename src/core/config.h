@@ -9,7 +9,7 @@
 #include "coll/select.h" /* COLL_CONFIG_SLOTS and the NODEMPI_COLL_<OP> choice strings */
 
 enum core_single_copy { CORE_SINGLE_COPY_AUTO, CORE_SINGLE_COPY_CMA, CORE_SINGLE_COPY_NONE };
-/* An auto|on|off switch (NODEMPI_STREAM_COPY, NODEMPI_SPLIT_COPY, NODEMPI_FASTBOX). */
+/* An auto|on|off switch (NODEMPI_STREAM_COPY, NODEMPI_SPLIT_COPY, NODEMPI_FASTBOX, ...). */
 enum core_switch { CORE_SWITCH_AUTO, CORE_SWITCH_ON, CORE_SWITCH_OFF };
 enum core_wait_policy { CORE_WAIT_AUTO, CORE_WAIT_SPIN, CORE_WAIT_YIELD, CORE_WAIT_BLOCK };
 /* NODEMPI_QUEUE: auto, then enum p2p_queue_design + 1 (src/p2p/queue.h). */
@@ -28,6 +28,7 @@ struct core_config {
     enum core_switch stream_copy;      /* streaming stores for ring data */
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */
     enum core_switch fastbox;          /* small records through per-pair fixed cells */
+    enum core_switch recv_in_place;    /* MPI_Recv copies straight from the peer's queue */
     size_t split_copy_min;    /* smallest single-copy message both sides copy */
     size_t skew_eager_limit;  /* a pair's eager limit while its receiver lags */
     enum core_queue_choice queue; /* NODEMPI_QUEUE */

@@ -178,6 +178,7 @@ struct p2p_state {
     int me;
     int cma;                     /* single copy usable (probed and allowed by config) */
     int wake_peers;              /* some rank may sleep: wake after publishing */
+    int recv_in_place;           /* NODEMPI_RECV_IN_PLACE (recv.c) */
     size_t eager_limit;
     size_t cma_threshold;
     size_t chunk;                /* pipelined fragment payload */

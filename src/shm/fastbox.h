@@ -32,6 +32,9 @@ enum {
 #define SHM_FASTBOX_SEQ_MASK ((UINT64_C(1) << 24) - 1)
 #define SHM_FASTBOX_LINE_MASK ((UINT64_C(1) << 40) - 1)
 
+/* The consumer's count, alone on its line (the producer reads it only when the cells look
+ * full); after the ring's control line it puts the cells on a 128-byte boundary (segment.c
+ * aligns each pair's start). */
 struct shm_fastbox_control {
     _Atomic uint64_t consumed; /* cells the consumer is done with; written by the consumer */
     char pad[SHM_CACHE_LINE - 8];
