@@ -1,6 +1,6 @@
 /* stress.c - every queue design (run under NODEMPI_QUEUE=pair|orq|cor|hybrid by the testlist)
  * under random traffic: each rank sends messages of random sizes across every protocol switch
- * point (inline, eager limit, single-copy threshold, pipeline fragments, up to 256 KiB) to
+ * point (fastbox cell, inline, eager limit, single-copy threshold, pipeline fragments, up to 256 KiB) to
  * random peers with random tags, all at once (Isend/Issend); receivers take them with a random
  * mix of exact, MPI_ANY_SOURCE and MPI_ANY_TAG receives, probes and Irecv+Wait. Every rank can
  * regenerate every rank's schedule, so each receive is checked exactly: the message received
@@ -8,10 +8,10 @@
  * rule), with intact contents. Arguments: [rounds] [messages per rank per round]. */
 #include "mpitest.h"
 
-static const size_t sizes[] = {0,     1,     8,     31,    32,    33,     100,
-                               1000,  1023,  1024,  4095,  4096,  4097,   8191,
-                               8192,  8193,  16383, 16384, 16385, 32768,  65536,
-                               65537, 100000};
+static const size_t sizes[] = {0,     1,     8,     31,    32,    33,    64,    65,
+                               100,   1000,  1023,  1024,  4095,  4096,  4097,  8191,
+                               8192,  8193,  16383, 16384, 16385, 32768, 65536, 65537,
+                               100000};
 #define NSIZES (int)(sizeof(sizes) / sizeof(sizes[0]))
 #define NTAGS 4
 #define BIG (256 * 1024 + 7)
