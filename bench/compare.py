@@ -118,15 +118,24 @@ class Mpi:
         self.has_rma = False
         self.version = ""
 
-    def launch(self, n, prog, args, ncpus):
+    def launch(self, n, prog, args, ncpus, rt=False):
         bind = "core" if n <= ncpus else "none"
         exe = os.path.join(self.build, prog)
+        pre = realtime_prefix(rt and n <= ncpus)
         if self.name == "mpich":
-            return [self.mpiexec, "-n", str(n), "-bind-to", bind, exe] + args
-        cmd = [self.mpiexec, "-n", str(n), "--bind-to", bind]
+            return pre + [self.mpiexec, "-n", str(n), "-bind-to", bind, exe] + args
+        cmd = pre + [self.mpiexec, "-n", str(n), "--bind-to", bind]
         if self.name == "openmpi" and n > ncpus:
             cmd.append("--oversubscribe")
         return cmd + [exe] + args
+
+
+def realtime_prefix(on):
+    """--rt: run a job whose ranks each have a core under SCHED_FIFO, so the other tenants of a
+    shared machine (builds, tests) cannot preempt it; the kernel's real-time throttling still
+    leaves them 5% of every second. Never for oversubscribed jobs: ranks of one priority that
+    busy-wait (MPICH) would starve each other."""
+    return ["chrt", "-f", "10"] if on else []
 
 
 def run_env():
@@ -697,6 +706,10 @@ def main():
     ap.add_argument("--no-install", dest="install", action="store_false",
                     help="never apt-get/pip install anything")
     ap.add_argument("--no-plots", dest="plots", action="store_false")
+    ap.add_argument("--rt", action="store_true",
+                    help="run jobs with a core per rank (and the hardware probe) under "
+                         "SCHED_FIFO (chrt -f 10; needs root or CAP_SYS_NICE): a shared, busy "
+                         "machine then measures like a quiet one")
     ap.add_argument("--report", metavar="DIR", help="run nothing: redo tables, JSON and plots "
                                                     "from DIR/raw.csv of an earlier run")
     args = ap.parse_args()
@@ -745,13 +758,15 @@ def main():
     for rep in range(cfg["reps"]):
         order = live[rep % len(live):] + live[:rep % len(live)] if live else []
         if hw:
-            rc, o = run_quiet([hw, "-c", "memcpy,xcopy", "-t", "0.05",
+            rc, o = run_quiet(realtime_prefix(args.rt) +
+                              [hw, "-c", "memcpy,xcopy", "-t", "0.05",
                                "-s", ",".join(str(s) for s in memcpy_sizes)], timeout=120)
             raw_hw += [dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v, t=None)
                        for b, x, n, me, v in parse_csv(o)]
         for job in jobs:
             if hw:  # the floor right now, next to the numbers it bounds
-                rc, o = run_quiet([hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
+                rc, o = run_quiet(realtime_prefix(args.rt) + [hw, "-c", "cacheline", "-t", "0.05"],
+                                  timeout=30)
                 for b, x, n, me, v in parse_csv(o):
                     raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v,
                                        t=round(time.time() - t_start, 1)))
@@ -761,7 +776,7 @@ def main():
             for m in order:
                 if job.rma and not m.has_rma:
                     continue
-                cmd = m.launch(job.ranks, job.prog, job.args, ncpus)
+                cmd = m.launch(job.ranks, job.prog, job.args, ncpus, args.rt)
                 rows, err, dt = run_job(cmd, cfg["timeout"], env)
                 if err is None and not rows:
                     err = "no result lines"

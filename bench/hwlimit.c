@@ -46,6 +46,20 @@ static void pin(int cpu)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
+/* Start fn on the second CPU from the outset: under a real-time policy (bench/compare --rt) a
+ * thread created on the first CPU, where the main thread spins, would never run to move. */
+static void start_on_second_cpu(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t attr;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpus[1], &set);
+    pthread_attr_init(&attr);
+    pthread_attr_setaffinity_np(&attr, sizeof set, &set);
+    pthread_create(t, &attr, fn, arg);
+    pthread_attr_destroy(&attr);
+}
+
 static void *ponger(void *arg)
 {
     (void)arg;
@@ -67,7 +81,7 @@ static void cacheline(double budget)
     int nb = 0;
     unsigned long v = 1;
     pin(cpus[0]);
-    pthread_create(&t, NULL, ponger, NULL);
+    start_on_second_cpu(&t, ponger, NULL);
     double end = now() + budget;
     for (int warm = 1; nb < MAXB && now() < end; warm = 0) {
         double t0 = now();
@@ -166,7 +180,7 @@ static void xcopy(const size_t *sizes, int n, double budget)
         x.rounds = (long)(budget / 4 / est);
         x.rounds = x.rounds < 10 ? 10 : x.rounds > 20000 ? 20000 : x.rounds;
         atomic_store(&turn, 0);
-        pthread_create(&t, NULL, copier, &x);
+        start_on_second_cpu(&t, copier, &x);
         for (long r = 0; r < x.rounds; r++) {
             memset(x.src, (int)(r & 0x7f) + 1, x.size); /* dirty in core 0's cache */
             atomic_store_explicit(&turn, 2 * r + 1, memory_order_release);
