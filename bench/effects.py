@@ -8,7 +8,7 @@ medians and the ratio off / on per point (the speed-up the mechanism brings: >1 
 mechanism helps, for times and bandwidths alike). Uses the benchmark binaries and helpers of
 bench/compare (compare.py); nodempi only, from <repo>/build.
 
-Usage: bench/effects [--reps N] [--budget S] [--only name,...] [--out DIR]
+Usage: bench/effects [--reps N] [--budget S] [--only name,...] [--out DIR] [--rt]
 """
 import argparse
 import os
@@ -21,6 +21,13 @@ import compare  # noqa: E402
 
 # name: (what it is, benchmark program, args, ranks, env when off, metric filter)
 MECHANISMS = [
+    ("fastbox", "records of up to 64 B through 8 fixed cells per pair instead of the pair ring",
+     "latency", ["-s", "1,8,32,64,128"], 2, {"NODEMPI_FASTBOX": "off"}, None),
+    ("recv_in_place", "blocking MPI_Recv copies an eager message straight from the peer's cell "
+     "or ring record (no request, no queue, no poll of other peers)",
+     "latency", ["-s", "1,8,64,1K,4K"], 2, {"NODEMPI_RECV_IN_PLACE": "off"}, None),
+    ("fastbox_rate", "fastbox, message rate (window of 64 nonblocking sends)",
+     "bw", ["-s", "8,64", "-c", "uni"], 2, {"NODEMPI_FASTBOX": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",
      "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SINGLE_COPY": "none"}, None),
     ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",
@@ -57,6 +64,8 @@ def main():
     ap.add_argument("--budget", type=float, default=0.1)
     ap.add_argument("--only", help="comma list of mechanism names")
     ap.add_argument("--out", help="write the markdown table here too")
+    ap.add_argument("--rt", action="store_true", help="as bench/compare --rt: jobs with a core "
+                    "per rank and the floor probe under SCHED_FIFO")
     args = ap.parse_args()
     mechs = [m for m in MECHANISMS if not args.only or m[0] in args.only.split(",")]
 
@@ -75,14 +84,15 @@ def main():
     for rep in range(args.reps):
         for name, _, prog, pargs, n, off, _ in mechs:
             if hw:
-                rc, o = compare.run_quiet([hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
+                rc, o = compare.run_quiet(compare.realtime_prefix(args.rt) +
+                                          [hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
                 floors += [v for b, x, r, me, v in compare.parse_csv(o) if me == "oneway_ns"]
             settings = [("on", {}), ("off", off)]
             if rep % 2:
                 settings.reverse()
             for setting, extra in settings:
                 env = dict(base_env, **BASE_ENV.get(name, {}), **extra)
-                cmd = nodempi.launch(n, prog, pargs + ["-t", str(args.budget)], ncpus)
+                cmd = nodempi.launch(n, prog, pargs + ["-t", str(args.budget)], ncpus, args.rt)
                 rows, err, dt = compare.run_job(cmd, 300, env)
                 if err:
                     compare.log("FAIL %s %s: %s" % (name, setting, err))
@@ -90,10 +100,10 @@ def main():
                     values.setdefault((name, setting, b, x, me), []).append(v)
         compare.log("repetition %d/%d done, %.0f s" % (rep + 1, args.reps, time.time() - t0))
 
-    lines = ["nodempi mechanisms one at a time, %s, %d reps, budget %.2f s per point; "
+    lines = ["nodempi mechanisms one at a time, %s, %d reps, budget %.2f s per point%s; "
              "hardware floor (one-way cache-line) during the run: median %.0f ns, min %.0f, "
              "max %.0f" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), args.reps,
-                           args.budget, statistics.median(floors) if floors else 0,
+                           args.budget, " (--rt: SCHED_FIFO)" if args.rt else "", statistics.median(floors) if floors else 0,
                            min(floors) if floors else 0, max(floors) if floors else 0), ""]
     for name, what, prog, pargs, n, off, _ in mechs:
         offs = " ".join("%s=%s" % kv for kv in off.items())

@@ -106,4 +106,8 @@ static inline MPI_Count coll_block_start(MPI_Count count, int parts, int i)
     return (MPI_Count)i * base + (i < extra ? i : extra);
 }
 
+/* pair.c: blocking collectives of two-rank intracommunicators without a schedule. */
+int coll_pair_applies(const struct coll_args *a);
+int coll_pair_run(const struct coll_args *a);
+
 #endif

@@ -16,6 +16,8 @@ static int build(struct coll_sched *s, const struct coll_args *a)
 
 int coll_run(const struct coll_args *a)
 {
+    if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
+        return coll_pair_run(a);
     struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);
     if (!s)
         return MPI_ERR_NO_MEM;
