@@ -92,7 +92,8 @@ void shm_ring_release(struct shm_ring *ring, struct shm_record *rec);
 /* Consumer skips SKIP records here so callers only see real ones. */
 struct shm_record *shm_ring_peek_slow(struct shm_ring *ring, struct shm_record *rec);
 
-static inline struct shm_record *shm_ring_peek(struct shm_ring *ring)
+/* Consumer: the oldest published record, SKIP pads included, or NULL. */
+static inline struct shm_record *shm_ring_peek_any(const struct shm_ring *ring)
 {
     struct shm_record *rec =
         (struct shm_record *)(ring->data + (ring->position & (ring->bytes - 1)));
@@ -100,7 +101,13 @@ static inline struct shm_record *shm_ring_peek(struct shm_ring *ring)
     if (atomic_load_explicit(&rec->stamp, memory_order_acquire) !=
         ring->position / SHM_CACHE_LINE + 1)
         return NULL;
-    if (rec->kind == SHM_RECORD_SKIP)
+    return rec;
+}
+
+static inline struct shm_record *shm_ring_peek(struct shm_ring *ring)
+{
+    struct shm_record *rec = shm_ring_peek_any(ring);
+    if (rec && rec->kind == SHM_RECORD_SKIP)
         return shm_ring_peek_slow(ring, rec);
     return rec;
 }
