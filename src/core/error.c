@@ -287,6 +287,16 @@ int core_error_raise_object(struct core_errhandler *eh, void *handle, const char
         eh->win_fn(&win, &code);
         return code;
     }
+    if (eh->kind == CORE_ERRHANDLER_USER_SESSION && eh->session_fn) {
+        MPI_Session session = (MPI_Session)handle;
+        eh->session_fn(&session, &code);
+        return code;
+    }
+    if (eh->kind == CORE_ERRHANDLER_USER_FILE && eh->file_fn) {
+        MPI_File file = (MPI_File)handle;
+        eh->file_fn(&file, &code);
+        return code;
+    }
     char message[512];
     va_list ap;
     va_start(ap, fmt);

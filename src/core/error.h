@@ -15,6 +15,8 @@ enum core_errhandler_kind {
     CORE_ERRHANDLER_RETURN,
     CORE_ERRHANDLER_USER_COMM,
     CORE_ERRHANDLER_USER_WIN,   /* MPI_Win_create_errhandler (src/rma) */
+    CORE_ERRHANDLER_USER_FILE,  /* MPI_File_create_errhandler (src/mpi/io.c) */
+    CORE_ERRHANDLER_USER_SESSION, /* MPI_Session_create_errhandler (src/mpi/session.c) */
 };
 
 struct core_errhandler {
@@ -23,6 +25,8 @@ struct core_errhandler {
     int refcount;
     MPI_Comm_errhandler_function *comm_fn;
     MPI_Win_errhandler_function *win_fn;   /* CORE_ERRHANDLER_USER_WIN */
+    MPI_File_errhandler_function *file_fn; /* CORE_ERRHANDLER_USER_FILE */
+    MPI_Session_errhandler_function *session_fn; /* CORE_ERRHANDLER_USER_SESSION */
 };
 
 struct core_errhandler *core_errhandler_from_handle(MPI_Errhandler handle);
@@ -38,9 +42,9 @@ struct core_errhandler *core_errhandler_predefined(enum core_errhandler_kind kin
 int core_error_raise(struct core_comm *comm, int code, const char *function, const char *fmt,
                      ...) __attribute__((format(printf, 4, 5)));
 
-/* The same for objects that are not communicators (windows): eh is the object's handler,
- * handle its MPI handle (passed by address to a user handler of the object's kind) and
- * object_name names it in the fatal message ("window w0"). */
+/* The same for objects that are not communicators (windows, sessions, files): eh is the
+ * object's handler, handle its MPI handle (passed by address to a user handler of the
+ * object's kind) and object_name names it in the fatal message ("window w0"). */
 int core_error_raise_object(struct core_errhandler *eh, void *handle, const char *object_name,
                             int code, const char *function, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));

@@ -1,5 +1,7 @@
-/* init.c - MPI_Init / MPI_Finalize behind the API: read the launcher's environment, attach the
- * job segment (or run as a singleton), start each layer bottom-up, and tear down top-down.
+/* init.c - start and stop of the runtime behind MPI_Init/MPI_Finalize and the sessions of
+ * MPI-4 (src/mpi/session.c): read the launcher's environment, attach the job segment (or run as
+ * a singleton), start each layer bottom-up, and tear down top-down. The runtime is shared: the
+ * world model and every open session hold it, the first holder starts it, the last one stops it.
  * The launcher watches shm_rank_block.state: INITIALIZED means "exiting now is a failure". */
 #include "core/init.h"
 
@@ -70,16 +72,18 @@ static int attach_job(void)
     return MPI_SUCCESS;
 }
 
-int core_init(int required, int *provided)
+/* The transport (segment mapping and p2p queues) is started once and kept until the process
+ * exits: ring positions are private to each side (shm/ring.h) and restart at 0 in a fresh
+ * p2p_init, which would re-read records of an earlier lap, so a runtime started again after a
+ * full stop (a session after MPI_Finalize) reuses the running transport instead. The segment
+ * file itself belongs to the launcher, which unlinks it when the job ends. */
+static int transport_up;
+
+static int transport_start(void)
 {
-    memset(&nodempi, 0, sizeof(nodempi));
     nodempi.pid = getpid();
-    main_thread = pthread_self();
     /* Every call is made by one thread at a time: no lock is needed on any path. */
     nodempi.thread_level = MPI_THREAD_SERIALIZED;
-    (void)required;
-    if (provided)
-        *provided = nodempi.thread_level;
     core_config_load();
     if (gethostname(nodempi.processor_name, sizeof(nodempi.processor_name) - 1) != 0)
         strcpy(nodempi.processor_name, "localhost");
@@ -88,15 +92,61 @@ int core_init(int required, int *provided)
         return rc;
     nodempi.cores = available_cores();
     nodempi.oversubscribed = nodempi.world_size > nodempi.cores;
-    if ((rc = dt_init()) != MPI_SUCCESS || (rc = core_comm_init_predefined()) != MPI_SUCCESS ||
-        (rc = p2p_init()) != MPI_SUCCESS)
+    return MPI_SUCCESS;
+}
+
+static void set_rank_state(enum shm_rank_state state)
+{
+    if (nodempi.segment)
+        atomic_store_explicit(&shm_rank_block(nodempi.segment, nodempi.world_rank)->state,
+                              state, memory_order_release);
+}
+
+static int runtime_start(void)
+{
+    int rc;
+    if (!transport_up && (rc = transport_start()) != MPI_SUCCESS)
         return rc;
+    if ((rc = dt_init()) != MPI_SUCCESS || (rc = core_comm_init_predefined()) != MPI_SUCCESS)
+        return rc;
+    if (!transport_up && (rc = p2p_init()) != MPI_SUCCESS)
+        return rc;
+    transport_up = 1;
+    set_rank_state(SHM_RANK_INITIALIZED);
     nodempi.initialized = 1;
+    nodempi.finalized = 0;
+    return MPI_SUCCESS;
+}
+
+int core_runtime_acquire(void)
+{
+    if (nodempi.runtime_users > 0) {
+        nodempi.runtime_users++;
+        return MPI_SUCCESS;
+    }
+    int rc = runtime_start();
+    if (rc == MPI_SUCCESS)
+        nodempi.runtime_users = 1;
+    return rc;
+}
+
+int core_init(int required, int *provided)
+{
+    main_thread = pthread_self();
+    (void)required;
+    int rc = core_runtime_acquire();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    nodempi.world_initialized = 1;
+    if (provided)
+        *provided = nodempi.thread_level;
     return MPI_SUCCESS;
 }
 
 /* Dissemination barrier on a private context: every rank's sends have been matched (or will
- * never be) before anyone unmaps the segment. */
+ * never be) before anyone tears down. Each stop of the runtime is one barrier; messages of one
+ * source on one context do not overtake, so a rank already in its next stop cannot be matched
+ * by a rank still in this one. */
 static void finalize_barrier(void)
 {
     int size = nodempi.world_size, rank = nodempi.world_rank;
@@ -113,7 +163,9 @@ static void finalize_barrier(void)
     }
 }
 
-int core_finalize(void)
+/* Everything but the transport (see transport_up): the MPI objects the runtime owns go, user
+ * objects stay (freeing them is the user's part), and the launcher may see us exit. */
+static void runtime_stop(void)
 {
     void *buffer;
     size_t size;
@@ -122,19 +174,30 @@ int core_finalize(void)
     p2p_flush();
     if (nodempi.world_size > 1)
         finalize_barrier();
-    p2p_finalize();
     core_comm_finalize_predefined();
     dt_finalize();
     core_request_finalize();
     core_error_finalize();
-    if (nodempi.segment) {
-        struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
-        atomic_store_explicit(&me->state, SHM_RANK_FINALIZED, memory_order_release);
-        shm_segment_detach(nodempi.segment);
-        nodempi.segment = NULL;
-    }
+    set_rank_state(SHM_RANK_FINALIZED);
+    nodempi.initialized = 0;
     nodempi.finalized = 1;
+}
+
+int core_runtime_release(void)
+{
+    if (nodempi.runtime_users > 0 && --nodempi.runtime_users == 0)
+        runtime_stop();
     return MPI_SUCCESS;
+}
+
+/* world_finalized is set only when the runtime is down: attribute delete callbacks run inside
+ * MPI_Finalize (MPI_COMM_SELF first) and must still see MPI_Finalized return false. */
+int core_finalize(void)
+{
+    nodempi.world_finalizing = 1;
+    int rc = core_runtime_release();
+    nodempi.world_finalized = 1;
+    return rc;
 }
 
 int core_is_main_thread(void)

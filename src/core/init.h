@@ -1,9 +1,18 @@
-/* init.h - runtime start and stop (called by MPI_Init/MPI_Finalize in src/mpi/runtime.c). */
+/* init.h - runtime start and stop. The runtime is shared by the world model (MPI_Init and
+ * MPI_Finalize in src/mpi/runtime.c) and the sessions of MPI-4 (src/mpi/session.c): each holds
+ * one reference, the first starts it and the last stops it. */
 #ifndef NODEMPI_CORE_INIT_H
 #define NODEMPI_CORE_INIT_H
 
+/* MPI_Init / MPI_Finalize: the world model's reference (sets world_initialized/finalized). */
 int core_init(int required, int *provided);
 int core_finalize(void);
+
+/* One more / one fewer holder of the runtime (a session). The last release is collective over
+ * the job, like MPI_Finalize. */
+int core_runtime_acquire(void);
+int core_runtime_release(void);
+
 int core_is_main_thread(void);
 
 /* Register cleanup that must run in MPI_Finalize while messaging still works. */

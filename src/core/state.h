@@ -12,8 +12,12 @@ struct core_comm;
 struct p2p_state;
 
 struct nodempi_state {
-    int initialized;
-    int finalized;
+    int initialized;             /* the runtime is up: the world model or a session holds it */
+    int finalized;               /* the runtime was torn down and has not been started again */
+    int world_initialized;       /* MPI_Init done (MPI_Initialized) */
+    int world_finalized;         /* MPI_Finalize done (MPI_Finalized) */
+    int world_finalizing;        /* MPI_Finalize called (it may still be running callbacks) */
+    int runtime_users;           /* the world model until MPI_Finalize, plus each open session */
     int thread_level;
     int world_rank;
     int world_size;

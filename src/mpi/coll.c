@@ -1,20 +1,22 @@
 /* coll.c - API: collectives in blocking, nonblocking (MPI_I...) and persistent (..._init) form,
- * on intra- and intercommunicators. Each collective checks its arguments in the standard's order
- * with the shared helpers below, widens the int arrays of the v/w forms, fills a struct coll_args
- * and runs it through src/coll (coll_run / coll_start / coll_init). Arguments the standard makes
- * insignificant on a rank (a non-root's receive side, MPI_PROC_NULL ranks) are not checked. */
+ * on intra- and intercommunicators. Each family has one implementation (mpi_coll_*, coll_api.h)
+ * shared by its int entry points here and its large-count _c ones (coll_large.c): it checks the
+ * arguments in the standard's order with the helpers below, widens the int arrays of the v/w
+ * forms, fills a struct coll_args and runs it through src/coll (coll_run / coll_start /
+ * coll_init). Arguments the standard makes insignificant on a rank (a non-root's receive side,
+ * MPI_PROC_NULL ranks) are not checked. */
 #include <stdlib.h>
 
 #include "coll/coll.h"
 #include "coll/op.h"
 #include "core/request.h"
 #include "mpi/api.h"
+#include "mpi/coll_api.h"
 #include "topo/topo.h"
 
-enum mode { BLOCKING, NONBLOCKING, PERSISTENT };
-
-/* The count and displacement arrays of one side of a v/w collective, widened from the int
- * API's arrays (heap: the copies, freed by vec_free). */
+/* The count and displacement arrays of one side of a v/w collective as MPI_Count / MPI_Aint:
+ * the _c API's arrays themselves, or copies widened from the int API's (heap, freed by
+ * vec_free once the schedule is built: src/coll reads the arrays while building only). */
 struct vec {
     const MPI_Count *counts;
     const MPI_Aint *displs;
@@ -41,14 +43,14 @@ static int raised(struct core_comm *comm, int rc, const char *function)
 /* ------------------------------------------------------------------------------------------ */
 /* Checks shared by the collectives.                                                            */
 
-static int check_comm(MPI_Comm handle, enum mode mode, MPI_Request *request,
+static int check_comm(MPI_Comm handle, enum mpi_coll_mode mode, MPI_Request *request,
                       struct coll_args *a, const char *function)
 {
     int rc;
     if ((rc = mpi_check_initialized(function)) ||
         (rc = mpi_get_comm(handle, &a->comm, function)))
         return rc;
-    if (mode != BLOCKING && !request)
+    if (mode != MPI_COLL_BLOCKING && !request)
         return core_error_raise(a->comm, MPI_ERR_ARG, function, "request argument is NULL");
     return MPI_SUCCESS;
 }
@@ -252,14 +254,15 @@ static int check_reduction_buffers(struct coll_args *a, const void *sendbuf,
 /* ------------------------------------------------------------------------------------------ */
 /* Converting and running.                                                                      */
 
-/* int arrays of the classic API -> MPI_Count / MPI_Aint copies (NULL arrays stay NULL). */
-static int widen(struct coll_args *a, const int *counts, const int *displs, int n,
-                 struct vec *out, const char *function)
+/* The arrays of one side as MPI_Count / MPI_Aint: wide arrays are used as they are, int arrays
+ * of the classic API are copied (NULL arrays stay NULL). */
+static int widen(struct coll_args *a, struct mpi_coll_counts counts,
+                 struct mpi_coll_displs displs, int n, struct vec *out, const char *function)
 {
-    out->counts = NULL;
-    out->displs = NULL;
+    out->counts = counts.wide;
+    out->displs = displs.wide;
     out->heap = NULL;
-    if (n <= 0 || (!counts && !displs))
+    if (n <= 0 || (!counts.ints && !displs.ints))
         return MPI_SUCCESS;
     char *mem = malloc((size_t)n * (sizeof(MPI_Count) + sizeof(MPI_Aint)));
     if (!mem)
@@ -267,13 +270,15 @@ static int widen(struct coll_args *a, const int *counts, const int *displs, int 
     MPI_Count *c = (MPI_Count *)mem;
     MPI_Aint *d = (MPI_Aint *)(mem + (size_t)n * sizeof(MPI_Count));
     for (int i = 0; i < n; i++) {
-        if (counts)
-            c[i] = counts[i];
-        if (displs)
-            d[i] = displs[i];
+        if (counts.ints)
+            c[i] = counts.ints[i];
+        if (displs.ints)
+            d[i] = displs.ints[i];
     }
-    out->counts = counts ? c : NULL;
-    out->displs = displs ? d : NULL;
+    if (counts.ints)
+        out->counts = c;
+    if (displs.ints)
+        out->displs = d;
     out->heap = mem;
     return MPI_SUCCESS;
 }
@@ -306,15 +311,16 @@ static int alloc_w_types(struct coll_args *a, int n_send, int n_recv, struct dt_
 }
 
 /* Run in the requested form; the request handle is written only on success. */
-static int run(struct coll_args *a, enum mode mode, MPI_Request *request, const char *function)
+static int run(struct coll_args *a, enum mpi_coll_mode mode, MPI_Request *request,
+               const char *function)
 {
     struct core_request *r = NULL;
     int rc;
     switch (mode) {
-    case BLOCKING:
+    case MPI_COLL_BLOCKING:
         rc = coll_run(a);
         break;
-    case NONBLOCKING:
+    case MPI_COLL_NONBLOCKING:
         rc = coll_start(a, &r);
         break;
     default:
@@ -323,13 +329,13 @@ static int run(struct coll_args *a, enum mode mode, MPI_Request *request, const 
     }
     if (rc != MPI_SUCCESS)
         return raised(a->comm, rc, function);
-    if (mode != BLOCKING)
+    if (mode != MPI_COLL_BLOCKING)
         *request = core_request_to_handle(r);
     return MPI_SUCCESS;
 }
 
 /* After the checks: run when they passed. */
-static int run_if(int rc, struct coll_args *a, enum mode mode, MPI_Request *request,
+static int run_if(int rc, struct coll_args *a, enum mpi_coll_mode mode, MPI_Request *request,
                   const char *function)
 {
     return rc != MPI_SUCCESS ? rc : run(a, mode, request, function);
@@ -338,7 +344,8 @@ static int run_if(int rc, struct coll_args *a, enum mode mode, MPI_Request *requ
 /* ------------------------------------------------------------------------------------------ */
 /* Barrier                                                                                      */
 
-static int do_barrier(MPI_Comm comm, enum mode mode, MPI_Request *request, const char *function)
+static int do_barrier(MPI_Comm comm, enum mpi_coll_mode mode, MPI_Request *request,
+                      const char *function)
 {
     struct coll_args a = {.kind = COLL_BARRIER};
     int rc = check_comm(comm, mode, request, &a, function);
@@ -347,28 +354,28 @@ static int do_barrier(MPI_Comm comm, enum mode mode, MPI_Request *request, const
 
 int PMPI_Barrier(MPI_Comm comm)
 {
-    return do_barrier(comm, BLOCKING, NULL, "MPI_Barrier");
+    return do_barrier(comm, MPI_COLL_BLOCKING, NULL, "MPI_Barrier");
 }
 #pragma weak MPI_Barrier = PMPI_Barrier
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-    return do_barrier(comm, NONBLOCKING, request, "MPI_Ibarrier");
+    return do_barrier(comm, MPI_COLL_NONBLOCKING, request, "MPI_Ibarrier");
 }
 #pragma weak MPI_Ibarrier = PMPI_Ibarrier
 
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_barrier(comm, PERSISTENT, request, "MPI_Barrier_init");
+    return do_barrier(comm, MPI_COLL_PERSISTENT, request, "MPI_Barrier_init");
 }
 #pragma weak MPI_Barrier_init = PMPI_Barrier_init
 
 /* ------------------------------------------------------------------------------------------ */
 /* Bcast                                                                                        */
 
-static int do_bcast(void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                    enum mode mode, MPI_Request *request, const char *function)
+int mpi_coll_bcast(void *buf, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   enum mpi_coll_mode mode, MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = COLL_BCAST, .recvbuf = buf, .count = count};
     int rc;
@@ -386,14 +393,16 @@ static int do_bcast(void *buf, MPI_Count count, MPI_Datatype datatype, int root,
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return do_bcast(buffer, count, datatype, root, comm, BLOCKING, NULL, "MPI_Bcast");
+    return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_BLOCKING, NULL,
+                          "MPI_Bcast");
 }
 #pragma weak MPI_Bcast = PMPI_Bcast
 
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
-    return do_bcast(buffer, count, datatype, root, comm, NONBLOCKING, request, "MPI_Ibcast");
+    return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_NONBLOCKING, request,
+                          "MPI_Ibcast");
 }
 #pragma weak MPI_Ibcast = PMPI_Ibcast
 
@@ -401,16 +410,17 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
                     MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_bcast(buffer, count, datatype, root, comm, PERSISTENT, request, "MPI_Bcast_init");
+    return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_PERSISTENT, request,
+                          "MPI_Bcast_init");
 }
 #pragma weak MPI_Bcast_init = PMPI_Bcast_init
 
 /* ------------------------------------------------------------------------------------------ */
 /* Reduce, Allreduce, Reduce_scatter(_block), Scan, Exscan                                      */
 
-static int do_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                     MPI_Op op, int root, MPI_Comm comm, enum mode mode, MPI_Request *request,
-                     const char *function)
+int mpi_coll_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, enum mpi_coll_mode mode,
+                    MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = COLL_REDUCE, .sendbuf = sendbuf, .recvbuf = recvbuf,
                           .count = count};
@@ -442,16 +452,16 @@ static int do_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
 {
-    return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, BLOCKING, NULL,
-                     "MPI_Reduce");
+    return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_BLOCKING,
+                           NULL, "MPI_Reduce");
 }
 #pragma weak MPI_Reduce = PMPI_Reduce
 
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NONBLOCKING, request,
-                     "MPI_Ireduce");
+    return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_NONBLOCKING,
+                           request, "MPI_Ireduce");
 }
 #pragma weak MPI_Ireduce = PMPI_Ireduce
 
@@ -459,16 +469,17 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, PERSISTENT, request,
-                     "MPI_Reduce_init");
+    return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_PERSISTENT,
+                           request, "MPI_Reduce_init");
 }
 #pragma weak MPI_Reduce_init = PMPI_Reduce_init
 
 /* Allreduce, Scan, Exscan: every rank sends and receives count elements; MPI_IN_PLACE as
  * sendbuf on intracommunicators. */
-static int do_allreduce_like(enum coll_kind kind, const void *sendbuf, void *recvbuf,
-                             MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                             enum mode mode, MPI_Request *request, const char *function)
+int mpi_coll_allreduce_like(enum coll_kind kind, const void *sendbuf, void *recvbuf,
+                            MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            enum mpi_coll_mode mode, MPI_Request *request,
+                            const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = count};
     int rc;
@@ -487,16 +498,16 @@ static int do_allreduce_like(enum coll_kind kind, const void *sendbuf, void *rec
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
-    return do_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
-                             BLOCKING, NULL, "MPI_Allreduce");
+    return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_BLOCKING, NULL, "MPI_Allreduce");
 }
 #pragma weak MPI_Allreduce = PMPI_Allreduce
 
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return do_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
-                             NONBLOCKING, request, "MPI_Iallreduce");
+    return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_NONBLOCKING, request, "MPI_Iallreduce");
 }
 #pragma weak MPI_Iallreduce = PMPI_Iallreduce
 
@@ -504,24 +515,24 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
-                             PERSISTENT, request, "MPI_Allreduce_init");
+    return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_PERSISTENT, request, "MPI_Allreduce_init");
 }
 #pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
-    return do_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, BLOCKING,
-                             NULL, "MPI_Scan");
+    return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_BLOCKING, NULL, "MPI_Scan");
 }
 #pragma weak MPI_Scan = PMPI_Scan
 
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
 {
-    return do_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
-                             NONBLOCKING, request, "MPI_Iscan");
+    return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_NONBLOCKING, request, "MPI_Iscan");
 }
 #pragma weak MPI_Iscan = PMPI_Iscan
 
@@ -529,24 +540,24 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm, PERSISTENT,
-                             request, "MPI_Scan_init");
+    return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_PERSISTENT, request, "MPI_Scan_init");
 }
 #pragma weak MPI_Scan_init = PMPI_Scan_init
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
-    return do_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm, BLOCKING,
-                             NULL, "MPI_Exscan");
+    return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_BLOCKING, NULL, "MPI_Exscan");
 }
 #pragma weak MPI_Exscan = PMPI_Exscan
 
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return do_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
-                             NONBLOCKING, request, "MPI_Iexscan");
+    return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_NONBLOCKING, request, "MPI_Iexscan");
 }
 #pragma weak MPI_Iexscan = PMPI_Iexscan
 
@@ -554,8 +565,8 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
-                             PERSISTENT, request, "MPI_Exscan_init");
+    return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
+                                   MPI_COLL_PERSISTENT, request, "MPI_Exscan_init");
 }
 #pragma weak MPI_Exscan_init = PMPI_Exscan_init
 
@@ -584,17 +595,18 @@ static int check_reduce_scatter(struct coll_args *a, const void *sendbuf, void *
     return check_reduction_buffers(a, sendbuf, recvbuf, total, function);
 }
 
-static int do_reduce_scatter(enum coll_kind kind, const void *sendbuf, void *recvbuf,
-                             MPI_Count recvcount, const int *recvcounts, MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm, enum mode mode, MPI_Request *request,
-                             const char *function)
+int mpi_coll_reduce_scatter(enum coll_kind kind, const void *sendbuf, void *recvbuf,
+                            MPI_Count recvcount, struct mpi_coll_counts recvcounts,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            enum mpi_coll_mode mode, MPI_Request *request,
+                            const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf,
                           .count = recvcount};
     struct vec v;
     int rc;
     if ((rc = check_comm(comm, mode, request, &a, function)) ||
-        (rc = widen(&a, recvcounts, NULL, a.comm->size, &v, function)))
+        (rc = widen(&a, recvcounts, mpi_coll_no_displs(), a.comm->size, &v, function)))
         return rc;
     a.recvcounts = v.counts;
     rc = check_reduce_scatter(&a, sendbuf, recvbuf, datatype, op, function);
@@ -606,16 +618,18 @@ static int do_reduce_scatter(enum coll_kind kind, const void *sendbuf, void *rec
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-                             comm, BLOCKING, NULL, "MPI_Reduce_scatter");
+    return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
+                                   mpi_coll_int_counts(recvcounts), datatype, op, comm,
+                                   MPI_COLL_BLOCKING, NULL, "MPI_Reduce_scatter");
 }
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    return do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-                             comm, NONBLOCKING, request, "MPI_Ireduce_scatter");
+    return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
+                                   mpi_coll_int_counts(recvcounts), datatype, op, comm,
+                                   MPI_COLL_NONBLOCKING, request, "MPI_Ireduce_scatter");
 }
 #pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
 
@@ -624,16 +638,18 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Request *request)
 {
     (void)info;
-    return do_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0, recvcounts, datatype, op,
-                             comm, PERSISTENT, request, "MPI_Reduce_scatter_init");
+    return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
+                                   mpi_coll_int_counts(recvcounts), datatype, op, comm,
+                                   MPI_COLL_PERSISTENT, request, "MPI_Reduce_scatter_init");
 }
 #pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return do_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                             datatype, op, comm, BLOCKING, NULL, "MPI_Reduce_scatter_block");
+    return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                                   mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_BLOCKING,
+                                   NULL, "MPI_Reduce_scatter_block");
 }
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
 
@@ -641,9 +657,9 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
-    return do_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                             datatype, op, comm, NONBLOCKING, request,
-                             "MPI_Ireduce_scatter_block");
+    return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                                   mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_NONBLOCKING,
+                                   request, "MPI_Ireduce_scatter_block");
 }
 #pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
 
@@ -652,9 +668,9 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount, NULL,
-                             datatype, op, comm, PERSISTENT, request,
-                             "MPI_Reduce_scatter_block_init");
+    return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
+                                   mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_PERSISTENT,
+                                   request, "MPI_Reduce_scatter_block_init");
 }
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
 
@@ -724,10 +740,11 @@ static int check_scatter(struct coll_args *a, MPI_Datatype sendtype, const struc
 
 /* Gather(v), Scatter(v). counts / displs are the root's vector of the v forms (recvcounts of
  * Gatherv, sendcounts of Scatterv), significant at the root only. */
-static int do_rooted(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
-                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                     MPI_Datatype recvtype, const int *counts, const int *displs, int root,
-                     MPI_Comm comm, enum mode mode, MPI_Request *request, const char *function)
+int mpi_coll_rooted(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                    MPI_Datatype recvtype, struct mpi_coll_counts counts,
+                    struct mpi_coll_displs displs, int root, MPI_Comm comm,
+                    enum mpi_coll_mode mode, MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
                           .recvbuf = recvbuf, .recvcount = recvcount};
@@ -756,8 +773,9 @@ static int do_rooted(enum coll_kind kind, const void *sendbuf, MPI_Count sendcou
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return do_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
-                     NULL, root, comm, BLOCKING, NULL, "MPI_Gather");
+    return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
+                           MPI_COLL_BLOCKING, NULL, "MPI_Gather");
 }
 #pragma weak MPI_Gather = PMPI_Gather
 
@@ -765,8 +783,9 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
-    return do_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
-                     NULL, root, comm, NONBLOCKING, request, "MPI_Igather");
+    return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
+                           MPI_COLL_NONBLOCKING, request, "MPI_Igather");
 }
 #pragma weak MPI_Igather = PMPI_Igather
 
@@ -775,8 +794,9 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
-                     NULL, root, comm, PERSISTENT, request, "MPI_Gather_init");
+    return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
+                           MPI_COLL_PERSISTENT, request, "MPI_Gather_init");
 }
 #pragma weak MPI_Gather_init = PMPI_Gather_init
 
@@ -784,8 +804,9 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
-    return do_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
-                     displs, root, comm, BLOCKING, NULL, "MPI_Gatherv");
+    return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
+                           mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs), root, comm,
+                           MPI_COLL_BLOCKING, NULL, "MPI_Gatherv");
 }
 #pragma weak MPI_Gatherv = PMPI_Gatherv
 
@@ -793,8 +814,9 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
-    return do_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
-                     displs, root, comm, NONBLOCKING, request, "MPI_Igatherv");
+    return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
+                           mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs), root, comm,
+                           MPI_COLL_NONBLOCKING, request, "MPI_Igatherv");
 }
 #pragma weak MPI_Igatherv = PMPI_Igatherv
 
@@ -803,16 +825,18 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
-                     displs, root, comm, PERSISTENT, request, "MPI_Gatherv_init");
+    return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
+                           mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs), root, comm,
+                           MPI_COLL_PERSISTENT, request, "MPI_Gatherv_init");
 }
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return do_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
-                     NULL, root, comm, BLOCKING, NULL, "MPI_Scatter");
+    return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
+                           MPI_COLL_BLOCKING, NULL, "MPI_Scatter");
 }
 #pragma weak MPI_Scatter = PMPI_Scatter
 
@@ -820,8 +844,9 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
-    return do_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
-                     NULL, root, comm, NONBLOCKING, request, "MPI_Iscatter");
+    return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
+                           MPI_COLL_NONBLOCKING, request, "MPI_Iscatter");
 }
 #pragma weak MPI_Iscatter = PMPI_Iscatter
 
@@ -830,8 +855,9 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, NULL,
-                     NULL, root, comm, PERSISTENT, request, "MPI_Scatter_init");
+    return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
+                           MPI_COLL_PERSISTENT, request, "MPI_Scatter_init");
 }
 #pragma weak MPI_Scatter_init = PMPI_Scatter_init
 
@@ -839,8 +865,9 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
-    return do_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
-                     displs, root, comm, BLOCKING, NULL, "MPI_Scatterv");
+    return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_int_counts(sendcounts), mpi_coll_int_displs(displs), root, comm,
+                           MPI_COLL_BLOCKING, NULL, "MPI_Scatterv");
 }
 #pragma weak MPI_Scatterv = PMPI_Scatterv
 
@@ -848,8 +875,9 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
-    return do_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
-                     displs, root, comm, NONBLOCKING, request, "MPI_Iscatterv");
+    return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_int_counts(sendcounts), mpi_coll_int_displs(displs), root, comm,
+                           MPI_COLL_NONBLOCKING, request, "MPI_Iscatterv");
 }
 #pragma weak MPI_Iscatterv = PMPI_Iscatterv
 
@@ -859,9 +887,9 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Request *request)
 {
     (void)info;
-    return do_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
-                     displs, root, comm, PERSISTENT, request,
-                      "MPI_Scatterv_init");
+    return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
+                           mpi_coll_int_counts(sendcounts), mpi_coll_int_displs(displs), root, comm,
+                           MPI_COLL_PERSISTENT, request, "MPI_Scatterv_init");
 }
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
 
@@ -918,11 +946,11 @@ static int check_allgather(struct coll_args *a, MPI_Datatype sendtype, const str
 }
 
 /* Allgather(v), Neighbor_allgather(v); recvcounts / displs for the v forms. */
-static int do_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
-                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                        const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                        MPI_Comm comm, enum mode mode, MPI_Request *request,
-                        const char *function)
+int mpi_coll_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       struct mpi_coll_counts recvcounts, struct mpi_coll_displs displs,
+                       MPI_Datatype recvtype, MPI_Comm comm, enum mpi_coll_mode mode,
+                       MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
                           .recvbuf = recvbuf, .recvcount = recvcount};
@@ -944,16 +972,18 @@ static int do_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count send
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                        NULL, recvtype, comm, BLOCKING, NULL, "MPI_Allgather");
+    return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
+                              MPI_COLL_BLOCKING, NULL, "MPI_Allgather");
 }
 #pragma weak MPI_Allgather = PMPI_Allgather
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return do_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                        NULL, recvtype, comm, NONBLOCKING, request, "MPI_Iallgather");
+    return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
+                              MPI_COLL_NONBLOCKING, request, "MPI_Iallgather");
 }
 #pragma weak MPI_Iallgather = PMPI_Iallgather
 
@@ -962,8 +992,9 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL,
-                        NULL, recvtype, comm, PERSISTENT, request, "MPI_Allgather_init");
+    return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                              mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
+                              MPI_COLL_PERSISTENT, request, "MPI_Allgather_init");
 }
 #pragma weak MPI_Allgather_init = PMPI_Allgather_init
 
@@ -971,8 +1002,9 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
 {
-    return do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                        displs, recvtype, comm, BLOCKING, NULL, "MPI_Allgatherv");
+    return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
+                              recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Allgatherv");
 }
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
 
@@ -980,8 +1012,9 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
-    return do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                        displs, recvtype, comm, NONBLOCKING, request, "MPI_Iallgatherv");
+    return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
+                              recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Iallgatherv");
 }
 #pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
 
@@ -991,16 +1024,17 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Request *request)
 {
     (void)info;
-    return do_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                        displs, recvtype, comm, PERSISTENT, request, "MPI_Allgatherv_init");
+    return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
+                              recvtype, comm, MPI_COLL_PERSISTENT, request, "MPI_Allgatherv_init");
 }
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
 
 /* Alltoall, Neighbor_alltoall: n blocks of one count on each side. */
-static int do_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
-                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, enum mode mode,
-                       MPI_Request *request, const char *function)
+int mpi_coll_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, enum mpi_coll_mode mode,
+                      MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .sendcount = sendcount,
                           .recvbuf = recvbuf, .recvcount = recvcount};
@@ -1019,16 +1053,16 @@ static int do_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendc
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, comm, BLOCKING, NULL, "MPI_Alltoall");
+    return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                             recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Alltoall");
 }
 #pragma weak MPI_Alltoall = PMPI_Alltoall
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return do_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, comm, NONBLOCKING, request, "MPI_Ialltoall");
+    return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                             recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Ialltoall");
 }
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
 
@@ -1037,18 +1071,18 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Request *request)
 {
     (void)info;
-    return do_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, comm, PERSISTENT, request, "MPI_Alltoall_init");
+    return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                             recvtype, comm, MPI_COLL_PERSISTENT, request, "MPI_Alltoall_init");
 }
 #pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
 
 /* Alltoallv, Neighbor_alltoallv: counts and displacements (in elements) per peer, one datatype
  * per side. Alltoallv checks the buffer of every block, the neighborhood form does not. */
-static int do_alltoallv(enum coll_kind kind, const void *sendbuf, const int *sendcounts,
-                        const int *sdispls, MPI_Datatype sendtype, void *recvbuf,
-                        const int *recvcounts, const int *rdispls, MPI_Datatype recvtype,
-                        MPI_Comm comm, enum mode mode, MPI_Request *request,
-                        const char *function)
+int mpi_coll_alltoallv(enum coll_kind kind, const void *sendbuf,
+                       struct mpi_coll_counts sendcounts, struct mpi_coll_displs sdispls,
+                       MPI_Datatype sendtype, void *recvbuf, struct mpi_coll_counts recvcounts,
+                       struct mpi_coll_displs rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                       enum mpi_coll_mode mode, MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf};
     struct vec sv = {0}, rv = {0};
@@ -1078,8 +1112,10 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_alltoallv(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                        recvcounts, rdispls, recvtype, comm, BLOCKING, NULL, "MPI_Alltoallv");
+    return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtype, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Alltoallv");
 }
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
 
@@ -1088,9 +1124,10 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
-    return do_alltoallv(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                        recvcounts, rdispls, recvtype, comm, NONBLOCKING, request,
-                        "MPI_Ialltoallv");
+    return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtype, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Ialltoallv");
 }
 #pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
 
@@ -1100,34 +1137,20 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_alltoallv(COLL_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                        recvcounts, rdispls, recvtype, comm, PERSISTENT, request,
-                        "MPI_Alltoallv_init");
+    return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtype, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtype, comm, MPI_COLL_PERSISTENT, request, "MPI_Alltoallv_init");
 }
 #pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
 
-/* The byte displacements of a w collective: int in Alltoallw, MPI_Aint in the neighborhood
- * form (exactly one of the two is given). */
-struct byte_displs {
-    const int *ints;
-    const MPI_Aint *aints;
-};
-
-static int widen_w(struct coll_args *a, const int *counts, struct byte_displs displs, int n,
-                   struct vec *out, const char *function)
-{
-    int rc = widen(a, counts, displs.ints, n, out, function);
-    if (rc == MPI_SUCCESS && displs.aints)
-        out->displs = displs.aints;
-    return rc;
-}
-
 /* Alltoallw, Neighbor_alltoallw: counts, byte displacements and a datatype per peer. */
-static int do_alltoallw(enum coll_kind kind, const void *sendbuf, const int *sendcounts,
-                        struct byte_displs sdispls, const MPI_Datatype *sendtypes,
-                        void *recvbuf, const int *recvcounts, struct byte_displs rdispls,
-                        const MPI_Datatype *recvtypes, MPI_Comm comm, enum mode mode,
-                        MPI_Request *request, const char *function)
+int mpi_coll_alltoallw(enum coll_kind kind, const void *sendbuf,
+                       struct mpi_coll_counts sendcounts, struct mpi_coll_displs sdispls,
+                       const MPI_Datatype *sendtypes, void *recvbuf,
+                       struct mpi_coll_counts recvcounts, struct mpi_coll_displs rdispls,
+                       const MPI_Datatype *recvtypes, MPI_Comm comm, enum mpi_coll_mode mode,
+                       MPI_Request *request, const char *function)
 {
     struct coll_args a = {.kind = kind, .sendbuf = sendbuf, .recvbuf = recvbuf};
     struct vec sv = {0}, rv = {0};
@@ -1136,8 +1159,8 @@ static int do_alltoallw(enum coll_kind kind, const void *sendbuf, const int *sen
     if ((rc = check_comm(comm, mode, request, &a, function)) ||
         (rc = check_exchange(&a, &nsend, &nrecv, function)))
         return rc;
-    if ((rc = widen_w(&a, sendcounts, sdispls, nsend, &sv, function)) ||
-        (rc = widen_w(&a, recvcounts, rdispls, nrecv, &rv, function)) ||
+    if ((rc = widen(&a, sendcounts, sdispls, nsend, &sv, function)) ||
+        (rc = widen(&a, recvcounts, rdispls, nrecv, &rv, function)) ||
         (rc = alloc_w_types(&a, nsend, nrecv, &types, function)))
         goto done;
     use_vectors(&a, &sv, &rv);
@@ -1155,23 +1178,14 @@ done:
     return rc;
 }
 
-static struct byte_displs int_displs(const int *displs)
-{
-    return (struct byte_displs){displs, NULL};
-}
-
-static struct byte_displs aint_displs(const MPI_Aint *displs)
-{
-    return (struct byte_displs){NULL, displs};
-}
-
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return do_alltoallw(COLL_ALLTOALLW, sendbuf, sendcounts, int_displs(sdispls), sendtypes,
-                        recvbuf, recvcounts, int_displs(rdispls), recvtypes, comm, BLOCKING,
-                        NULL, "MPI_Alltoallw");
+    return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtypes, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtypes, comm, MPI_COLL_BLOCKING, NULL, "MPI_Alltoallw");
 }
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
 
@@ -1180,9 +1194,10 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
-    return do_alltoallw(COLL_ALLTOALLW, sendbuf, sendcounts, int_displs(sdispls), sendtypes,
-                        recvbuf, recvcounts, int_displs(rdispls), recvtypes, comm,
-                        NONBLOCKING, request, "MPI_Ialltoallw");
+    return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtypes, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtypes, comm, MPI_COLL_NONBLOCKING, request, "MPI_Ialltoallw");
 }
 #pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 
@@ -1192,9 +1207,10 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_alltoallw(COLL_ALLTOALLW, sendbuf, sendcounts, int_displs(sdispls), sendtypes,
-                        recvbuf, recvcounts, int_displs(rdispls), recvtypes, comm, PERSISTENT,
-                        request, "MPI_Alltoallw_init");
+    return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtypes, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtypes, comm, MPI_COLL_PERSISTENT, request, "MPI_Alltoallw_init");
 }
 #pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
 
@@ -1204,9 +1220,9 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                        recvcount, NULL, NULL, recvtype, comm, BLOCKING, NULL,
-                        "MPI_Neighbor_allgather");
+    return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                              recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
+                              MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_allgather");
 }
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 
@@ -1214,9 +1230,9 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return do_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                        recvcount, NULL, NULL, recvtype, comm, NONBLOCKING, request,
-                        "MPI_Ineighbor_allgather");
+    return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                              recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
+                              MPI_COLL_NONBLOCKING, request, "MPI_Ineighbor_allgather");
 }
 #pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
 
@@ -1225,9 +1241,9 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                        recvcount, NULL, NULL, recvtype, comm, PERSISTENT, request,
-                        "MPI_Neighbor_allgather_init");
+    return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                              recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
+                              MPI_COLL_PERSISTENT, request, "MPI_Neighbor_allgather_init");
 }
 #pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
 
@@ -1235,9 +1251,9 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
-                        recvcounts, displs, recvtype, comm, BLOCKING, NULL,
-                        "MPI_Neighbor_allgatherv");
+    return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
+                              recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_allgatherv");
 }
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
 
@@ -1245,9 +1261,10 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    return do_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
-                        recvcounts, displs, recvtype, comm, NONBLOCKING, request,
-                        "MPI_Ineighbor_allgatherv");
+    return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
+                              recvtype, comm, MPI_COLL_NONBLOCKING, request,
+                              "MPI_Ineighbor_allgatherv");
 }
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
 
@@ -1257,17 +1274,19 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Request *request)
 {
     (void)info;
-    return do_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
-                        recvcounts, displs, recvtype, comm, PERSISTENT, request,
-                        "MPI_Neighbor_allgatherv_init");
+    return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
+                              recvtype, comm, MPI_COLL_PERSISTENT, request,
+                              "MPI_Neighbor_allgatherv_init");
 }
 #pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, comm, BLOCKING, NULL, "MPI_Neighbor_alltoall");
+    return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, comm, MPI_COLL_BLOCKING, NULL,
+                             "MPI_Neighbor_alltoall");
 }
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
 
@@ -1275,8 +1294,9 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    return do_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, comm, NONBLOCKING, request, "MPI_Ineighbor_alltoall");
+    return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, comm, MPI_COLL_NONBLOCKING, request,
+                             "MPI_Ineighbor_alltoall");
 }
 #pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
 
@@ -1285,8 +1305,9 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                       recvtype, comm, PERSISTENT, request, "MPI_Neighbor_alltoall_init");
+    return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, comm, MPI_COLL_PERSISTENT, request,
+                             "MPI_Neighbor_alltoall_init");
 }
 #pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
 
@@ -1294,9 +1315,10 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return do_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                        recvcounts, rdispls, recvtype, comm, BLOCKING, NULL,
-                        "MPI_Neighbor_alltoallv");
+    return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtype, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_alltoallv");
 }
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
 
@@ -1305,9 +1327,11 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
-    return do_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                        recvcounts, rdispls, recvtype, comm, NONBLOCKING, request,
-                        "MPI_Ineighbor_alltoallv");
+    return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtype, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtype, comm, MPI_COLL_NONBLOCKING, request,
+                              "MPI_Ineighbor_alltoallv");
 }
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
 
@@ -1318,9 +1342,11 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Request *request)
 {
     (void)info;
-    return do_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                        recvcounts, rdispls, recvtype, comm, PERSISTENT, request,
-                        "MPI_Neighbor_alltoallv_init");
+    return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_int_displs(sdispls), sendtype, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
+                              recvtype, comm, MPI_COLL_PERSISTENT, request,
+                              "MPI_Neighbor_alltoallv_init");
 }
 #pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
 
@@ -1329,9 +1355,10 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    return do_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, aint_displs(sdispls),
-                        sendtypes, recvbuf, recvcounts, aint_displs(rdispls), recvtypes, comm,
-                        BLOCKING, NULL, "MPI_Neighbor_alltoallw");
+    return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_wide_displs(rdispls),
+                              recvtypes, comm, MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_alltoallw");
 }
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 
@@ -1341,9 +1368,11 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
-    return do_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, aint_displs(sdispls),
-                        sendtypes, recvbuf, recvcounts, aint_displs(rdispls), recvtypes, comm,
-                        NONBLOCKING, request, "MPI_Ineighbor_alltoallw");
+    return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_wide_displs(rdispls),
+                              recvtypes, comm, MPI_COLL_NONBLOCKING, request,
+                              "MPI_Ineighbor_alltoallw");
 }
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
 
@@ -1354,8 +1383,10 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     (void)info;
-    return do_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, sendcounts, aint_displs(sdispls),
-                        sendtypes, recvbuf, recvcounts, aint_displs(rdispls), recvtypes, comm,
-                        PERSISTENT, request, "MPI_Neighbor_alltoallw_init");
+    return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
+                              mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
+                              mpi_coll_int_counts(recvcounts), mpi_coll_wide_displs(rdispls),
+                              recvtypes, comm, MPI_COLL_PERSISTENT, request,
+                              "MPI_Neighbor_alltoallw_init");
 }
 #pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init

@@ -19,6 +19,13 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     if (eh->kind == CORE_ERRHANDLER_USER_WIN)
         return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
                                 "error handler was made for windows (MPI_Win_create_errhandler)");
+    if (eh->kind == CORE_ERRHANDLER_USER_FILE)
+        return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                                "error handler was made for files (MPI_File_create_errhandler)");
+    if (eh->kind == CORE_ERRHANDLER_USER_SESSION)
+        return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                                "error handler was made for sessions "
+                                "(MPI_Session_create_errhandler)");
     core_errhandler_retain(eh);
     core_errhandler_release(c->errhandler);
     c->errhandler = eh;

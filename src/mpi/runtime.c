@@ -10,10 +10,11 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
-    if (nodempi.initialized || nodempi.finalized)
+    /* The world model starts once per process; sessions before or beside it do not count. */
+    if (nodempi.world_initialized)
         return core_error_raise(NULL, MPI_ERR_OTHER, "MPI_Init",
                                 "MPI is already initialized%s",
-                                nodempi.finalized ? " and finalized" : "");
+                                nodempi.world_finalized ? " and finalized" : "");
     int rc = core_init(required, provided);
     if (rc != MPI_SUCCESS) {
         fprintf(stderr, "nodempi: MPI_Init failed (%s)\n", core_error_string(rc));
@@ -31,23 +32,24 @@ int PMPI_Init(int *argc, char ***argv)
 
 int PMPI_Finalize(void)
 {
-    int rc = mpi_check_initialized("MPI_Finalize");
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (!nodempi.world_initialized || nodempi.world_finalizing)
+        return core_error_raise(NULL, MPI_ERR_OTHER, "MPI_Finalize", "%s",
+                                nodempi.world_finalizing ? "MPI_Finalize was already called"
+                                                        : "called before MPI_Init");
     return core_finalize();
 }
 #pragma weak MPI_Finalize = PMPI_Finalize
 
 int PMPI_Initialized(int *flag)
 {
-    *flag = nodempi.initialized;
+    *flag = nodempi.world_initialized; /* the world model only (MPI-4 11.2.1) */
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Initialized = PMPI_Initialized
 
 int PMPI_Finalized(int *flag)
 {
-    *flag = nodempi.finalized;
+    *flag = nodempi.world_finalized;
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Finalized = PMPI_Finalized
