@@ -131,8 +131,8 @@ enum { IN_PLACE_POLLS = 256 };
 static int recv_in_place(struct core_comm *comm, uint32_t context, int source, int tag,
                          void *buf, MPI_Count count, struct dt_type *type, MPI_Status *status)
 {
-    if (source < 0 || !p2p.recv_in_place || p2p.pending_peers || p2p.split_pending || p2p.wake_peers ||
-        (p2p.queue != P2P_QUEUE_PAIR && p2p.queue != P2P_QUEUE_COR))
+    if (source < 0 || !p2p.recv_in_place || p2p.pending_peers || p2p.split_pending ||
+        p2p.wake_peers || (p2p.queue != P2P_QUEUE_PAIR && p2p.queue != P2P_QUEUE_COR))
         return 0;
     int world_src = core_comm_peer_world_rank(comm, source);
     struct p2p_match_queues *q = p2p_queues(context);
