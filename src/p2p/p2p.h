@@ -30,6 +30,12 @@ int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const 
 int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
              MPI_Count count, struct dt_type *type, MPI_Status *status);
 
+/* The blocking send's fast path alone: 1 when a standard-mode message went eagerly into the
+ * peer's queue (it is then complete), 0 when it needs a request (rendezvous, full queue, sends
+ * queued ahead, oneself or MPI_PROC_NULL as dest). Lets MPI_Sendrecv skip its send request. */
+int p2p_send_eager_now(struct core_comm *comm, uint32_t context, int dest, int tag,
+                       const void *buf, MPI_Count count, struct dt_type *type);
+
 /* Persistent requests: (re)start a request made by core_request_alloc with its p2p fields set. */
 int p2p_start(struct core_request *request);
 

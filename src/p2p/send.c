@@ -267,20 +267,26 @@ int p2p_isend(struct core_comm *comm, uint32_t context, int dest, int tag, const
     return p2p_send_start(request);
 }
 
+int p2p_send_eager_now(struct core_comm *comm, uint32_t context, int dest, int tag,
+                       const void *buf, MPI_Count count, struct dt_type *type)
+{
+    if (dest == MPI_PROC_NULL)
+        return 0;
+    size_t size = dt_packed_size(type, count);
+    int world_peer = core_comm_peer_world_rank(comm, dest);
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    /* The policy's eager case in one record: the queue has room and nothing waits ahead. */
+    return world_peer != p2p.me && size <= peer->eager_limit &&
+           size <= p2p_record_max_payload(peer) && !peer->out_head &&
+           write_eager(peer, buf, count, type, comm->rank, tag, context, size);
+}
+
 int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
              MPI_Count count, struct dt_type *type, enum core_send_mode mode)
 {
-    size_t size = dt_packed_size(type, count);
-    if (dest != MPI_PROC_NULL && mode != CORE_SEND_SYNCHRONOUS) {
-        int world_peer = core_comm_peer_world_rank(comm, dest);
-        struct p2p_peer *peer = &p2p.peers[world_peer];
-        /* The fast path (the policy's eager case in one record): ring has room and nothing is
-         * queued ahead of us. */
-        if (world_peer != p2p.me && size <= peer->eager_limit &&
-            size <= p2p_record_max_payload(peer) && !peer->out_head &&
-            write_eager(peer, buf, count, type, comm->rank, tag, context, size))
-            return MPI_SUCCESS;
-    }
+    if (mode != CORE_SEND_SYNCHRONOUS &&
+        p2p_send_eager_now(comm, context, dest, tag, buf, count, type))
+        return MPI_SUCCESS;
     struct core_request *request;
     int rc = p2p_isend(comm, context, dest, tag, buf, count, type, mode, &request);
     if (rc != MPI_SUCCESS)
