@@ -32,6 +32,8 @@ struct core_comm {
     void *coll_private;          /* owned by src/coll */
     struct core_comm *local_comm; /* intercommunicators: the intracomm of my local group */
     void *info_hints;            /* MPI_Comm_set_info: owned by src/core/comm_create.c */
+    uint64_t session;            /* serial of the session it derives from; 0: none (buffered
+                                  * sends use that session's buffer: src/p2p/bsend.c) */
 };
 
 struct core_comm *core_comm_from_handle(MPI_Comm handle);

@@ -199,6 +199,7 @@ static struct core_comm *comm_new(const struct core_comm *parent, int pair, int 
     comm->errhandler = parent->errhandler;
     core_errhandler_retain(comm->errhandler);
     comm->refcount = 1;
+    comm->session = parent->session; /* what derives from a session's communicator does too */
     core_context_map_take(my_map(), pair);
     return comm;
 }

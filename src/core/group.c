@@ -10,7 +10,7 @@
 #include "core/comm.h"
 #include "core/state.h"
 
-static struct core_group empty_group = {1, 1, 0, MPI_UNDEFINED, NULL};
+static struct core_group empty_group = {1, 1, 0, MPI_UNDEFINED, NULL, 0};
 
 struct core_group *core_group_empty(void)
 {
@@ -70,6 +70,13 @@ void core_group_release(struct core_group *group)
     free(group);
 }
 
+/* A group made from a session's group (or communicator) derives from that session too. */
+static void inherit_session(struct core_group *made, uint64_t session)
+{
+    if (made && !made->predefined)
+        made->session = session;
+}
+
 static int group_from_map(int n, const int *map, struct core_group **out)
 {
     if (n == 0) {
@@ -93,12 +100,16 @@ static int group_from_map(int n, const int *map, struct core_group **out)
 
 int core_group_of_comm(const struct core_comm *comm, struct core_group **out)
 {
-    return group_from_map(comm->size, comm->world_ranks, out);
+    int rc = group_from_map(comm->size, comm->world_ranks, out);
+    inherit_session(rc == MPI_SUCCESS ? *out : NULL, comm->session);
+    return rc;
 }
 
 int core_group_remote_of_comm(const struct core_comm *comm, struct core_group **out)
 {
-    return group_from_map(comm->remote_size, comm->remote_world_ranks, out);
+    int rc = group_from_map(comm->remote_size, comm->remote_world_ranks, out);
+    inherit_session(rc == MPI_SUCCESS ? *out : NULL, comm->session);
+    return rc;
 }
 
 /* The largest world rank in either group + 1: the size of a world -> group table. */
@@ -170,6 +181,7 @@ int core_group_incl(const struct core_group *group, int n, const int *ranks,
     for (int i = 0; i < n; i++)
         world[i] = group->world_ranks[ranks[i]];
     *out = core_group_new(n, world, nodempi.world_rank);
+    inherit_session(*out, group->session);
     free(world);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
@@ -195,6 +207,7 @@ int core_group_excl(const struct core_group *group, int n, const int *ranks,
         if (!drop[i])
             world[count++] = group->world_ranks[i];
     *out = core_group_new(count, world, nodempi.world_rank);
+    inherit_session(*out, group->session);
     free(drop);
     free(world);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
@@ -303,6 +316,7 @@ static int group_set_op(const struct core_group *a, const struct core_group *b, 
             if (in_a[b->world_ranks[i]] < 0)
                 world[count++] = b->world_ranks[i];
     *out = core_group_new(count, world, nodempi.world_rank);
+    inherit_session(*out, a->session ? a->session : b->session);
     free(in_a);
     free(in_b);
     free(world);

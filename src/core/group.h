@@ -5,6 +5,8 @@
 #ifndef NODEMPI_CORE_GROUP_H
 #define NODEMPI_CORE_GROUP_H
 
+#include <stdint.h>
+
 #include <mpi.h>
 
 struct core_comm;
@@ -15,6 +17,7 @@ struct core_group {
     int size;
     int rank;            /* my rank in the group or MPI_UNDEFINED */
     int *world_ranks;    /* group rank -> MPI_COMM_WORLD rank (distinct) */
+    uint64_t session;    /* serial of the session it derives from (src/mpi/session.c); 0: none */
 };
 
 struct core_group *core_group_from_handle(MPI_Group handle); /* NULL for GROUP_NULL/invalid */

@@ -277,7 +277,7 @@ int dt_commit(struct dt_type *type)
 
 void dt_retain(struct dt_type *type)
 {
-    if (!type->predefined)
+    if (!type->predefined && !type->permanent)
         __atomic_add_fetch(&type->refcount, 1, __ATOMIC_RELAXED);
 }
 
@@ -293,8 +293,14 @@ static void free_contents(struct dt_contents *c)
 
 void dt_release(struct dt_type *type)
 {
-    if (type->predefined || __atomic_sub_fetch(&type->refcount, 1, __ATOMIC_ACQ_REL) > 0)
+    if (type->predefined || type->permanent ||
+        __atomic_sub_fetch(&type->refcount, 1, __ATOMIC_ACQ_REL) > 0)
         return;
+    dt_destroy_derived(type);
+}
+
+void dt_destroy_derived(struct dt_type *type)
+{
     struct dt_derived *d = dt_derived_of(type);
     if (d->child)
         dt_release(d->child);

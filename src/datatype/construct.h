@@ -48,6 +48,11 @@ void dt_set_name(struct dt_type *type, const char *name);
 
 /* MPI_Type_match_size: a predefined type of the class and size, or NULL. */
 struct dt_type *dt_match_size(int typeclass, int size);
+/* MPI_Type_create_f90_integer/real/complex: combiner MPI_COMBINER_F90_INTEGER (r only) or
+ * _REAL/_COMPLEX; p or r may be MPI_UNDEFINED (not both: MPI_ERR_ARG). The type is made once
+ * per (combiner, p, r), acts as predefined (type->permanent) and reports the combiner and p, r
+ * to MPI_Type_get_envelope/contents. MPI_ERR_ARG when no predefined type fits. */
+int dt_f90_type(int combiner, int p, int r, struct dt_type **out);
 /* MPI_Type_get_value_index: the predefined pair type, or NULL (MPI_DATATYPE_NULL). */
 struct dt_type *dt_value_index(const struct dt_type *value, const struct dt_type *index);
 

@@ -37,6 +37,8 @@ struct dt_block {
 
 struct dt_type {
     int predefined;           /* 1 for the table of predefined types (never freed) */
+    int permanent;            /* derived object that acts as predefined (the F90 types of
+                               * src/datatype/f90.c): no reference counting, not user-freeable */
     int committed;
     int refcount;             /* user handle + requests/derived types that use it */
     MPI_Count size;           /* bytes of data in one element */

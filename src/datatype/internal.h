@@ -137,6 +137,11 @@ static inline const MPI_Count *dt_run_positions(const struct dt_runs *runs)
 /* Runs of a predefined type from its blocks (MPI_ERR_NO_MEM) / free runs. */
 int dt_build_runs(const struct dt_type *type, struct dt_runs *runs);
 void dt_free_runs(struct dt_runs *runs);
+/* Free a derived type object now, whatever its reference count (dt_release's last step; the
+ * F90 types' teardown at dt_finalize). */
+void dt_destroy_derived(struct dt_type *type);
+/* f90.c: free the cached MPI_Type_create_f90_* types (at dt_finalize). */
+void dt_f90_finalize(void);
 
 /* Wrap a type built internally (subarray, darray) so the user's type reports its own combiner;
  * takes over the reference to built. */

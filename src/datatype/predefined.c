@@ -250,6 +250,7 @@ int dt_init(void)
 
 void dt_finalize(void)
 {
+    dt_f90_finalize();
     for (unsigned i = 0; i < DT_PREDEFINED_COUNT; i++) {
         if (dt_predefined_types[i].predefined) {
             dt_free_blocks(&dt_predefined_types[i]);

@@ -433,6 +433,19 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 }
 #pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
 
+/* There is no MPI_Comm_spawn here: mpiexec started every process, and a process that was not
+ * spawned has MPI_COMM_NULL for its parent (MPI 4.1 11.8.2). */
+int PMPI_Comm_get_parent(MPI_Comm *parent)
+{
+    int rc = mpi_check_initialized("MPI_Comm_get_parent");
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(NULL, parent, "parent", "MPI_Comm_get_parent");
+    if (rc == MPI_SUCCESS)
+        *parent = MPI_COMM_NULL;
+    return rc;
+}
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+
 /* ---- MPI-4.0 communicators from groups (no parent communicator) ---------------------------- */
 
 /* The tag that keeps concurrent creations apart comes from the user's string (FNV-1a, made
@@ -493,6 +506,8 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
         return rc;
     struct core_comm *world = core_comm_from_handle(MPI_COMM_WORLD), *made = NULL;
     rc = core_comm_create_group(world, a.group, stringtag_hash(stringtag), &made);
+    if (made)
+        made->session = a.group->session; /* its buffered sends may use the session's buffer */
     rc = finish_new_comm(NULL, rc, made, newcomm, fn);
     return rc == MPI_SUCCESS ? adorn_new_comm(newcomm, &a, fn) : rc;
 }
@@ -525,6 +540,8 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     int tag = stringtag_hash(stringtag);
     struct core_comm *world = core_comm_from_handle(MPI_COMM_WORLD), *local = NULL, *made = NULL;
     rc = core_comm_create_group(world, a.group, tag, &local);
+    if (local)
+        local->session = a.group->session; /* made and its local_comm inherit it */
     if (rc == MPI_SUCCESS) {
         int remote_world = remote->world_ranks[remote_leader];
         rc = core_intercomm_create(local, local_leader, world, remote_world, tag, &made);

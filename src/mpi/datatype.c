@@ -1,5 +1,6 @@
 /* datatype.c - API layer for datatypes: constructors (int and large-count `_c` forms), commit,
- * free, dup, size/extent queries, envelope/contents, names, match_size, value_index.
+ * free, dup, size/extent queries, envelope/contents, names, match_size, value_index and the
+ * MPI_Type_create_f90_* lookups.
  * Checks arguments in the standard's order and turns int arrays into the layer's MPI_Count /
  * byte-displacement form; the type objects themselves live in src/datatype. Errors without a
  * communicator go to MPI_COMM_SELF's handler (core_error_raise(NULL, ...)). */
@@ -768,9 +769,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
         (err = check_pointer(datatype, "datatype", function)) ||
         (err = get_type(*datatype, &type, function)))
         return err;
-    if (type->predefined)
+    if (type->predefined || type->permanent)
         return core_error_raise(NULL, MPI_ERR_TYPE, function,
-                                "cannot free predefined datatype %s", type->name);
+                                "cannot free predefined datatype %s%s", type->name,
+                                type->permanent ? " (made by MPI_Type_create_f90_*)" : "");
     if (type->attributes && core_attr_type_delete_all) {
         err = core_attr_type_delete_all(type);
         if (err != MPI_SUCCESS)
@@ -1067,6 +1069,53 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Type_match_size = PMPI_Type_match_size
+
+/* The predefined type the Fortran kind selection picks (src/datatype/f90.c); the handle is
+ * predefined in effect: no commit needed, MPI_Type_free refuses it. */
+static int type_create_f90(int combiner, int p, int r, MPI_Datatype *newtype,
+                           const char *function)
+{
+    int err;
+    if ((err = mpi_check_initialized(function)) ||
+        (err = check_pointer(newtype, "newtype", function)))
+        return err;
+    struct dt_type *type;
+    err = dt_f90_type(combiner, p, r, &type);
+    if (err == MPI_ERR_NO_MEM)
+        return no_memory(function);
+    if (err != MPI_SUCCESS && combiner == MPI_COMBINER_F90_INTEGER)
+        return core_error_raise(NULL, MPI_ERR_ARG, function,
+                                "no predefined integer type has a decimal range of %d", r);
+    if (err != MPI_SUCCESS)
+        return core_error_raise(NULL, MPI_ERR_ARG, function,
+                                "no predefined %s type has precision %d and range %d%s",
+                                combiner == MPI_COMBINER_F90_REAL ? "real" : "complex", p, r,
+                                p == MPI_UNDEFINED && r == MPI_UNDEFINED
+                                    ? " (p and r cannot both be MPI_UNDEFINED)"
+                                    : "");
+    *newtype = dt_to_handle(type);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    return type_create_f90(MPI_COMBINER_F90_INTEGER, 0, r, newtype,
+                           "MPI_Type_create_f90_integer");
+}
+#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
+
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return type_create_f90(MPI_COMBINER_F90_REAL, p, r, newtype, "MPI_Type_create_f90_real");
+}
+#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
+
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return type_create_f90(MPI_COMBINER_F90_COMPLEX, p, r, newtype,
+                           "MPI_Type_create_f90_complex");
+}
+#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
 
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
                               MPI_Datatype *pair_type)

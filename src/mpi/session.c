@@ -1,24 +1,32 @@
 /* session.c - API: the sessions of MPI-4 (chapter 11): MPI_Session_init/finalize, their process
- * sets, info and error handlers, and MPI_Group_from_session_pset. Each open session holds one
- * reference to the runtime (core_runtime_acquire), so sessions work with or without MPI_Init.
- * Owns the session objects and the list of open ones; must not start or stop layers itself. */
+ * sets, info and error handlers, MPI_Group_from_session_pset and (MPI-4.1) the session's buffer
+ * for buffered sends (kept by src/p2p/bsend.c under the session's serial). Each open session
+ * holds one reference to the runtime (core_runtime_acquire), so sessions work with or without
+ * MPI_Init. Owns the session objects and the list of open ones; must not start or stop layers
+ * itself. */
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "core/init.h"
+#include "core/request.h"
 #include "mpi/comm_api.h"
+#include "p2p/p2p.h"
 
 /* The handle of a session is the object's address. Handles are checked against the list of
  * open sessions, so a finalized or made-up handle is reported, never dereferenced. */
 struct mpi_session {
     struct mpi_session *next;
     struct core_errhandler *errhandler;
+    uint64_t serial; /* never reused: groups and communicators name their session by it */
 };
 
 static struct mpi_session *open_sessions;
+static uint64_t last_serial;
 
 /* The process sets the standard defines; a single node has no others to offer (nor do MPICH
  * and Open MPI by default). */
@@ -165,6 +173,7 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     }
     core_errhandler_retain(eh);
     made->errhandler = eh;
+    made->serial = ++last_serial;
     made->next = open_sessions;
     open_sessions = made;
     *session = session_to_handle(made);
@@ -186,6 +195,9 @@ int PMPI_Session_finalize(MPI_Session *session)
     while (*link != s)
         link = &(*link)->next;
     *link = s->next;
+    void *buffer; /* an attached buffer is detached, its messages sent first */
+    size_t bytes;
+    p2p_bsend_session_detach(s->serial, &buffer, &bytes);
     core_errhandler_release(s->errhandler);
     free(s);
     *session = MPI_SESSION_NULL;
@@ -310,12 +322,142 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
         made = core_group_new(n, ranks, nodempi.world_rank);
         free(ranks);
     }
+    if (made)
+        made->session = s->serial; /* communicators made from it derive from the session */
     if (!made)
         return session_error(s->errhandler, s, MPI_ERR_NO_MEM, fn, "out of memory");
     *newgroup = core_group_to_handle(made);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
+
+/* ---- the buffer for buffered sends (MPI-4.1 3.6) --------------------------------------------- */
+
+/* MPI_BUFFER_AUTOMATIC: the library allocates, the size is ignored (made 0). */
+static int session_attach_buffer(MPI_Session session, void *buffer, MPI_Count size,
+                                 const char *function)
+{
+    struct mpi_session *s;
+    int rc = begin_session(session, &s, function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (buffer == MPI_BUFFER_AUTOMATIC)
+        size = 0;
+    else if (size < 0 || (!buffer && size > 0))
+        return session_error(s->errhandler, s, size < 0 ? MPI_ERR_COUNT : MPI_ERR_BUFFER,
+                             function, "invalid buffer %p of size %lld", buffer,
+                             (long long)size);
+    rc = p2p_bsend_session_attach(s->serial, buffer, (size_t)size);
+    if (rc == MPI_ERR_BUFFER)
+        return session_error(s->errhandler, s, rc, function,
+                             "a buffer is already attached to the session (detach it first)");
+    if (rc != MPI_SUCCESS)
+        return session_error(s->errhandler, s, rc, function, "out of memory");
+    return MPI_SUCCESS;
+}
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    return session_attach_buffer(session, buffer, size, "MPI_Session_attach_buffer");
+}
+#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
+
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    return session_attach_buffer(session, buffer, size, "MPI_Session_attach_buffer_c");
+}
+#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
+
+/* Waits until the messages in the buffer are sent; no buffer attached gives NULL and 0 (as
+ * MPI_Comm_detach_buffer here, and MPICH). */
+static int session_detach_buffer(MPI_Session session, void *buffer_addr, MPI_Count *size,
+                                 const char *function)
+{
+    struct mpi_session *s;
+    int rc = begin_session(session, &s, function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(s, buffer_addr, "buffer_addr", function);
+    if (rc == MPI_SUCCESS)
+        rc = check_pointer(s, size, "size", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    void *buffer;
+    size_t bytes;
+    p2p_bsend_session_detach(s->serial, &buffer, &bytes);
+    *(void **)buffer_addr = buffer;
+    *size = (MPI_Count)bytes;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    MPI_Count bytes = 0;
+    int rc = session_detach_buffer(session, buffer_addr, size ? &bytes : NULL,
+                                   "MPI_Session_detach_buffer");
+    if (rc == MPI_SUCCESS)
+        *size = bytes > INT_MAX ? INT_MAX : (int)bytes; /* attached by the _c form */
+    return rc;
+}
+#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    return session_detach_buffer(session, buffer_addr, size, "MPI_Session_detach_buffer_c");
+}
+#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    struct mpi_session *s;
+    int rc = begin_session(session, &s, "MPI_Session_flush_buffer");
+    if (rc == MPI_SUCCESS)
+        p2p_bsend_session_flush(s->serial);
+    return rc;
+}
+#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
+
+/* The request's state is the session's serial, so finalizing the session first is harmless. */
+static int poll_session_flushed(struct core_request *request)
+{
+    if (p2p_bsend_session_flushed(*(uint64_t *)request->state))
+        request->complete = 1;
+    return MPI_SUCCESS;
+}
+
+static void free_session_serial(struct core_request *request)
+{
+    free(request->state);
+    request->state = NULL;
+}
+
+/* Completes once nothing is buffered (messages buffered after the call are waited for too, as
+ * MPI_Comm_iflush_buffer here). */
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    const char *fn = "MPI_Session_iflush_buffer";
+    struct mpi_session *s;
+    int rc = begin_session(session, &s, fn);
+    if (rc == MPI_SUCCESS && !request)
+        rc = session_error(s->errhandler, s, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    uint64_t *serial = malloc(sizeof(*serial));
+    struct core_request *r = serial ? core_request_alloc(CORE_REQUEST_GENERIC) : NULL;
+    if (!r) {
+        free(serial);
+        return session_error(s->errhandler, s, MPI_ERR_NO_MEM, fn, "cannot allocate a request");
+    }
+    *serial = s->serial;
+    r->state = serial;
+    r->free_state = free_session_serial;
+    r->poll = poll_session_flushed;
+    rc = core_request_start_generic(r);
+    *request = core_request_to_handle(r);
+    if (rc != MPI_SUCCESS)
+        return session_error(s->errhandler, s, rc, fn, "cannot start the request");
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
 
 /* ---- error handlers ------------------------------------------------------------------------- */
 

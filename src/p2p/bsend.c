@@ -1,7 +1,8 @@
 /* bsend.c - buffered sends (MPI_Bsend/Ibsend/Bsend_init): each message is packed into a region
  * (packed size + MPI_BSEND_OVERHEAD, first-fit, reclaimed when its internal send completes) of
  * the communicator's own buffer (MPI-4.1; an internal attribute, so MPI_Comm_free detaches it
- * after a flush and MPI_Comm_dup does not copy it) or else of the process's buffer. With
+ * after a flush and MPI_Comm_dup does not copy it), else of the buffer of the session the
+ * communicator derives from, else of the process's buffer (MPI-4.1 3.6). With
  * MPI_BUFFER_AUTOMATIC each region is its own heap block. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,6 +32,16 @@ struct bsend_pool {
 };
 
 static struct bsend_pool process_pool;
+
+/* Session buffers, keyed by the session's serial (a finalized session's communicators, which
+ * the user should have freed, then simply find none). */
+struct session_pool {
+    struct session_pool *next;
+    uint64_t session;
+    struct bsend_pool pool;
+};
+
+static struct session_pool *session_pools;
 
 /* The keyval of communicator buffers; created at the first MPI_Comm_attach_buffer. */
 static int comm_keyval = MPI_KEYVAL_INVALID;
@@ -236,6 +247,62 @@ int p2p_bsend_comm_flushed(struct core_comm *comm)
     return pool ? flushed(pool) : 1;
 }
 
+/* ---- session buffers ----------------------------------------------------------------------- */
+
+static struct session_pool **session_link(uint64_t session)
+{
+    struct session_pool **link = &session_pools;
+    while (*link && (*link)->session != session)
+        link = &(*link)->next;
+    return link;
+}
+
+static struct bsend_pool *session_pool(uint64_t session)
+{
+    struct session_pool *s = session ? *session_link(session) : NULL;
+    return s ? &s->pool : NULL;
+}
+
+int p2p_bsend_session_attach(uint64_t session, void *buffer, size_t size)
+{
+    if (session_pool(session))
+        return MPI_ERR_BUFFER; /* one buffer at a time */
+    struct session_pool *s = calloc(1, sizeof(*s));
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    s->session = session;
+    attach(&s->pool, buffer, size);
+    s->next = session_pools;
+    session_pools = s;
+    return MPI_SUCCESS;
+}
+
+void p2p_bsend_session_detach(uint64_t session, void **buffer, size_t *size)
+{
+    struct session_pool **link = session_link(session);
+    *buffer = NULL;
+    *size = 0;
+    if (!*link)
+        return;
+    struct session_pool *s = *link;
+    detach(&s->pool, buffer, size);
+    *link = s->next;
+    free(s);
+}
+
+void p2p_bsend_session_flush(uint64_t session)
+{
+    struct bsend_pool *pool = session_pool(session);
+    if (pool)
+        flush(pool);
+}
+
+int p2p_bsend_session_flushed(uint64_t session)
+{
+    struct bsend_pool *pool = session_pool(session);
+    return pool ? flushed(pool) : 1;
+}
+
 /* ---- sending ------------------------------------------------------------------------------- */
 
 int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
@@ -244,6 +311,8 @@ int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     struct bsend_pool *pool = comm_pool(comm);
+    if (!pool)
+        pool = session_pool(comm->session);
     if (!pool)
         pool = &process_pool;
     size_t bytes = dt_packed_size(type, count);

@@ -71,6 +71,12 @@ int p2p_bsend_comm_attach(struct core_comm *comm, void *buffer, size_t size);
 int p2p_bsend_comm_detach(struct core_comm *comm, void **buffer, size_t *size);
 void p2p_bsend_comm_flush(struct core_comm *comm);
 int p2p_bsend_comm_flushed(struct core_comm *comm);
+/* The same for a session's buffer (MPI_Session_attach_buffer & co.), which buffered sends on
+ * communicators derived from the session (comm->session) use when they have none of their own. */
+int p2p_bsend_session_attach(uint64_t session, void *buffer, size_t size);
+void p2p_bsend_session_detach(uint64_t session, void **buffer, size_t *size);
+void p2p_bsend_session_flush(uint64_t session);
+int p2p_bsend_session_flushed(uint64_t session);
 /* Copy the message into comm's buffer (else the process's) and start sending it;
  * MPI_ERR_BUFFER when it does not fit. The caller's request (if any) is complete on return. */
 int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
