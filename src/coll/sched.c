@@ -9,6 +9,7 @@
 
 #include "coll/op.h"
 #include "core/comm.h"
+#include "core/config.h"
 #include "core/progress.h"
 #include "core/init.h"
 #include "core/request.h"
@@ -174,8 +175,20 @@ static struct coll_step *add_step(struct coll_sched *s, enum coll_step_kind kind
         s->capacity = capacity;
     }
     struct coll_step *step = &s->steps[s->nsteps++];
-    memset(step, 0, sizeof(*step));
+    /* field by field: a memset of the step compiles to `rep stos`, whose start-up cost was 7%
+     * of an 8-rank small bcast's samples */
     step->kind = kind;
+    step->peer = 0;
+    step->tag = 0;
+    step->comm = NULL;
+    step->src = NULL;
+    step->dst = NULL;
+    step->count = 0;
+    step->type = NULL;
+    step->dst_count = 0;
+    step->dst_type = NULL;
+    step->op = NULL;
+    step->request = NULL;
     return step;
 }
 
@@ -418,18 +431,79 @@ int coll_sched_poll(struct coll_sched *s, int *done)
     }
 }
 
+/* A blocking run takes a round of small transfers without requests when the round can
+ * complete in step order: either it only sends, all eagerly (a blocking eager send completes
+ * on return, whatever the peer does), or its one transfer is a receive, which the blocking
+ * receive completes. Tree collectives are made of such rounds; they then cost no request
+ * allocation and no polling of the round (8 ranks, bcast and scatter of 4-64 B spent a fifth
+ * of their samples there). Exchange rounds (a send and a receive) keep their receive posted
+ * before the send goes. */
+static int round_is_direct(const struct coll_sched *s, int from, int end)
+{
+    int receives = 0, sends = 0;
+    for (int i = from; i < end; i++) {
+        const struct coll_step *step = &s->steps[i];
+        if (step->kind != COLL_STEP_SEND && step->kind != COLL_STEP_RECV)
+            continue;
+        /* large transfers gain nothing measurable from skipping a request */
+        if (dt_packed_size(step->type, step->count) > core_config.eager_limit)
+            return 0;
+        if (step->kind == COLL_STEP_RECV)
+            receives++;
+        else
+            sends++;
+    }
+    return receives == 0 || (receives == 1 && sends == 0);
+}
+
+static void run_direct_round(struct coll_sched *s, int from, int end)
+{
+    const struct coll_step *recv = NULL;
+    for (int i = from; i < end; i++) {
+        struct coll_step *step = &s->steps[i];
+        if (step->kind == COLL_STEP_RECV) {
+            recv = step;
+        } else if (step->kind == COLL_STEP_SEND) {
+            uint32_t context = step->comm->context + CORE_CONTEXT_COLL_OFFSET;
+            note_error(s, p2p_send(step->comm, context, step->peer, step->tag, step->src,
+                                   step->count, step->type, CORE_SEND_STANDARD));
+        } else {
+            issue_step(s, step);
+        }
+    }
+    if (recv) {
+        uint32_t context = recv->comm->context + CORE_CONTEXT_COLL_OFFSET;
+        note_error(s, p2p_recv(recv->comm, context, recv->peer, recv->tag, recv->dst,
+                               recv->count, recv->type, NULL));
+    }
+}
+
+/* The general round: every step issued, then each request waited for in turn. */
+static void run_requested_round(struct coll_sched *s, int from, int end)
+{
+    for (int i = from; i < end; i++)
+        issue_step(s, &s->steps[i]);
+    for (int i = from; i < end; i++) {
+        struct core_request *request = s->steps[i].request;
+        if (!request)
+            continue;
+        core_request_wait_complete(request);
+        note_error(s, request->status.MPI_ERROR);
+        core_request_free(request);
+        s->steps[i].request = NULL;
+    }
+}
+
 int coll_sched_run(struct coll_sched *s)
 {
     coll_sched_start(s);
-    unsigned idle = 0;
-    for (;;) {
-        int done;
-        coll_sched_poll(s, &done);
-        if (done)
-            return s->error;
-        if (core_progress())
-            idle = 0;
+    while (s->current < s->nsteps) {
+        int end = round_end(s, s->current);
+        if (round_is_direct(s, s->current, end))
+            run_direct_round(s, s->current, end);
         else
-            core_progress_idle(++idle);
+            run_requested_round(s, s->current, end);
+        s->current = end + 1;
     }
+    return s->error;
 }

@@ -4,15 +4,20 @@
  * call wins. NODEMPI_COLL_<OP>=<name> forces an algorithm when it is usable.
  *
  * Every input to a decision must be the same on all ranks (size, op commutativity, counts the
- * standard makes global): never a datatype's layout, which may differ between ranks. The
- * thresholds are first estimates for one node; the shared-memory algorithms of the next
- * collectives issue slot in as further table entries. */
+ * standard makes global, whether the job is oversubscribed): never a datatype's layout, which
+ * may differ between ranks. A table may list rules for oversubscribed jobs (more ranks than
+ * cores), tried before its general rules: there every rank that waits gives its core away, so
+ * the algorithm that moves fewer bytes in total and needs fewer rounds of wake-ups wins over
+ * the one that spreads the work (measurements: docs/benchmarks.md). The thresholds are first
+ * estimates for one node; the shared-memory algorithms of the next collectives issue slot in
+ * as further table entries. */
 #include <limits.h>
 #include <stdint.h>
 
 #include "coll/algorithms.h"
 #include "coll/select.h"
 #include "core/config.h"
+#include "core/state.h"
 
 struct coll_algorithm {
     const char *name;
@@ -33,13 +38,19 @@ struct coll_table {
     const struct coll_rule *rules;
     int nrules;
     size_t (*bytes)(const struct coll_args *a);
+    const struct coll_rule *oversubscribed_rules; /* tried first when ranks outnumber cores */
+    int noversubscribed_rules;
 };
 
 #define ANY_RANKS INT_MAX
 #define ANY_BYTES SIZE_MAX
 #define COUNT_OF(array) ((int)(sizeof(array) / sizeof((array)[0])))
 #define TABLE(choices_, algorithms_, rules_, bytes_)                                           \
-    {(choices_), (algorithms_), COUNT_OF(algorithms_), (rules_), COUNT_OF(rules_), (bytes_)}
+    {(choices_), (algorithms_), COUNT_OF(algorithms_), (rules_), COUNT_OF(rules_), (bytes_),    \
+     NULL, 0}
+#define TABLE_OVERSUBSCRIBED(choices_, algorithms_, rules_, bytes_, oversubscribed_rules_)      \
+    {(choices_), (algorithms_), COUNT_OF(algorithms_), (rules_), COUNT_OF(rules_), (bytes_),    \
+     (oversubscribed_rules_), COUNT_OF(oversubscribed_rules_)}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Message-size measures (identical on every rank by the standard's matching rules).           */
@@ -146,6 +157,12 @@ static const struct coll_rule bcast_rules[] = {
     {ANY_RANKS, 64 << 10, 0},
     {ANY_RANKS, ANY_BYTES, 1},
 };
+/* Oversubscribed, the binomial tree copies the message p-1 times in log p rounds; scatter +
+ * ring allgather copies it about twice as often in p rounds (4 and 8 ranks on 2 cores,
+ * 256 KiB-4 MiB: binomial takes 0.3-0.9 of the time). */
+static const struct coll_rule bcast_oversubscribed_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 0},
+};
 
 static const struct coll_algorithm reduce_algorithms[] = {
     {"binomial", coll_reduce_binomial, NULL},
@@ -155,6 +172,11 @@ static const struct coll_algorithm reduce_algorithms[] = {
 static const struct coll_rule reduce_rules[] = {
     {ANY_RANKS, 64 << 10, 0},
     {ANY_RANKS, ANY_BYTES, 1},
+    {ANY_RANKS, ANY_BYTES, 0},
+};
+/* Oversubscribed, reduce-scatter + gather moves twice the bytes of the binomial tree for the
+ * same reductions (4 and 8 ranks on 2 cores, 256 KiB-4 MiB: binomial takes 0.45-0.67). */
+static const struct coll_rule reduce_oversubscribed_rules[] = {
     {ANY_RANKS, ANY_BYTES, 0},
 };
 
@@ -178,6 +200,14 @@ static const struct coll_rule gather_rules[] = {
     {ANY_RANKS, 4 << 10, 0},
     {ANY_RANKS, ANY_BYTES, 1},
 };
+/* Oversubscribed, the root receiving every block itself beats forwarding through the tree,
+ * except for tiny blocks from many ranks (on 2 cores, linear over binomial: 4 and 6 ranks,
+ * 4 B-1 KiB 0.4-0.9; 8 ranks, 128 B-1 KiB 0.3-0.8 but 16-64 B 1.5-1.6). */
+static const struct coll_rule gather_oversubscribed_rules[] = {
+    {6, ANY_BYTES, 1},
+    {ANY_RANKS, 64, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
 
 static const struct coll_algorithm gatherv_algorithms[] = {
     {"linear", coll_gatherv_linear, NULL},
@@ -192,6 +222,11 @@ static const struct coll_algorithm scatter_algorithms[] = {
 };
 static const struct coll_rule scatter_rules[] = {
     {ANY_RANKS, 4 << 10, 0},
+    {ANY_RANKS, ANY_BYTES, 1},
+};
+/* Oversubscribed, the root sending every block itself (one round of sends) beats forwarding
+ * through the tree (4, 6 and 8 ranks on 2 cores, 4 B-1 KiB: linear takes 0.5-1.0). */
+static const struct coll_rule scatter_oversubscribed_rules[] = {
     {ANY_RANKS, ANY_BYTES, 1},
 };
 
@@ -227,8 +262,10 @@ static const struct coll_algorithm alltoall_algorithms[] = {
     {"linear", coll_alltoall_linear, NULL},
     {"pairwise", coll_alltoall_pairwise, NULL},
 };
+/* Up to 8 ranks, one round of p-1 messages beats Bruck's log p rounds of packing (8 ranks on
+ * 2 cores, 4-256 B: linear takes 0.7-0.9 of the time). */
 static const struct coll_rule alltoall_rules[] = {
-    {7, 32 << 10, 1},
+    {8, 32 << 10, 1},
     {ANY_RANKS, 256, 0},
     {ANY_RANKS, 32 << 10, 1},
     {ANY_RANKS, ANY_BYTES, 2},
@@ -257,7 +294,12 @@ static const struct coll_algorithm reduce_scatter_algorithms[] = {
     {"ring", coll_reduce_scatter_ring, commutative},
     {"reduce_scatterv", coll_reduce_scatter_reduce_scatterv, NULL},
 };
+/* Small vectors from 3 ranks on: a binomial reduce and one scatter round (log p + 1 rounds)
+ * beat the ring's p-1 rounds (4 and 8 ranks on 2 cores, up to 2 KiB in all: 0.5-0.75 of the
+ * ring's time); at 2 ranks the ring is the one exchange. */
 static const struct coll_rule reduce_scatter_rules[] = {
+    {2, ANY_BYTES, 0},
+    {ANY_RANKS, 2 << 10, 1},
     {ANY_RANKS, ANY_BYTES, 0},
     {ANY_RANKS, ANY_BYTES, 1},
 };
@@ -291,15 +333,18 @@ static const struct coll_rule exscan_rules[] = {
 
 static const struct coll_table tables[COLL_KIND_COUNT] = {
     [COLL_BARRIER] = TABLE(COLL_BARRIER_CHOICES, barrier_algorithms, barrier_rules, no_bytes),
-    [COLL_BCAST] = TABLE(COLL_BCAST_CHOICES, bcast_algorithms, bcast_rules, vector_bytes),
-    [COLL_REDUCE] = TABLE(COLL_REDUCE_CHOICES, reduce_algorithms, reduce_rules, vector_bytes),
+    [COLL_BCAST] = TABLE_OVERSUBSCRIBED(COLL_BCAST_CHOICES, bcast_algorithms, bcast_rules,
+                                       vector_bytes, bcast_oversubscribed_rules),
+    [COLL_REDUCE] = TABLE_OVERSUBSCRIBED(COLL_REDUCE_CHOICES, reduce_algorithms, reduce_rules,
+                                        vector_bytes, reduce_oversubscribed_rules),
     [COLL_ALLREDUCE] = TABLE(COLL_ALLREDUCE_CHOICES, allreduce_algorithms, allreduce_rules,
                              vector_bytes),
-    [COLL_GATHER] = TABLE(COLL_GATHER_CHOICES, gather_algorithms, gather_rules,
-                          gather_block_bytes),
+    [COLL_GATHER] = TABLE_OVERSUBSCRIBED(COLL_GATHER_CHOICES, gather_algorithms, gather_rules,
+                                         gather_block_bytes, gather_oversubscribed_rules),
     [COLL_GATHERV] = TABLE(COLL_GATHERV_CHOICES, gatherv_algorithms, gatherv_rules, no_bytes),
-    [COLL_SCATTER] = TABLE(COLL_SCATTER_CHOICES, scatter_algorithms, scatter_rules,
-                           scatter_block_bytes),
+    [COLL_SCATTER] = TABLE_OVERSUBSCRIBED(COLL_SCATTER_CHOICES, scatter_algorithms,
+                                          scatter_rules, scatter_block_bytes,
+                                          scatter_oversubscribed_rules),
     [COLL_SCATTERV] = TABLE(COLL_SCATTERV_CHOICES, scatterv_algorithms, scatterv_rules,
                             no_bytes),
     [COLL_ALLGATHER] = TABLE(COLL_ALLGATHER_CHOICES, allgather_algorithms, allgather_rules,
@@ -328,19 +373,34 @@ static int usable(const struct coll_algorithm *alg, const struct coll_args *a)
     return !alg->usable || alg->usable(a);
 }
 
+static const struct coll_algorithm *first_rule(const struct coll_table *t,
+                                               const struct coll_rule *rules, int nrules,
+                                               const struct coll_args *a, size_t bytes)
+{
+    for (int i = 0; i < nrules; i++) {
+        const struct coll_rule *rule = &rules[i];
+        if (a->comm->size > rule->max_ranks || bytes > rule->max_bytes)
+            continue;
+        if (usable(&t->algorithms[rule->algorithm], a))
+            return &t->algorithms[rule->algorithm];
+    }
+    return NULL;
+}
+
 static const struct coll_algorithm *choose(const struct coll_table *t, const struct coll_args *a)
 {
     int forced = core_config.coll_algorithm[a->kind];
     if (forced > 0 && forced <= t->nalgorithms && usable(&t->algorithms[forced - 1], a))
         return &t->algorithms[forced - 1];
     size_t bytes = t->bytes(a);
-    for (int i = 0; i < t->nrules; i++) {
-        const struct coll_rule *rule = &t->rules[i];
-        if (a->comm->size > rule->max_ranks || bytes > rule->max_bytes)
-            continue;
-        if (usable(&t->algorithms[rule->algorithm], a))
-            return &t->algorithms[rule->algorithm];
-    }
+    const struct coll_algorithm *alg = NULL;
+    /* nodempi.oversubscribed comes from NODEMPI_NCORES, which mpiexec gives every rank alike */
+    if (nodempi.oversubscribed)
+        alg = first_rule(t, t->oversubscribed_rules, t->noversubscribed_rules, a, bytes);
+    if (!alg)
+        alg = first_rule(t, t->rules, t->nrules, a, bytes);
+    if (alg)
+        return alg;
     /* the tables end with an always-usable rule; this keeps a wrong edit from crashing */
     for (int i = 0; i < t->nalgorithms; i++)
         if (usable(&t->algorithms[i], a))
