@@ -4,21 +4,38 @@
  * selection table degenerates to the same messages at two ranks; what a schedule adds there is
  * its own cost (building, a request per step, polling rounds), which was most of a small
  * collective's time: MPI_Bcast of 4 B at 2 ranks 0.126 us vs Open MPI's 0.079.
- * Used only when NODEMPI_COLL_<OP> is auto and the data is small (the limits below); the
- * decision depends on arguments every rank has in common, so both ranks take the same path. */
+ * Used only when NODEMPI_COLL_<OP> is auto (blocks of the gather family only when small: the
+ * limits below); the decision depends on arguments every rank has in common, so both ranks
+ * take the same path. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/algorithms.h"
 #include "core/config.h"
+#include "core/init.h"
 #include "core/request.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 
-/* Reductions above this size go to the schedules: Rabenseifner's halving at two ranks reduces
- * and moves half the vector per rank. Blocks of the gather family above it likewise (their
- * schedules overlap copies with the exchange). */
+/* Allreduce and blocks of the gather family above this size go to the schedules (their
+ * copies overlap the exchange; Rabenseifner's halving reduces half the vector per rank):
+ * allreduce at 2 ranks through the pair path took 1.36x the schedule's time at 64 KiB and 1.7x
+ * at 4 MiB (0.68x at 256 KiB). Reduce and bcast take it at every size: MPI_Reduce 64 KiB-4 MiB
+ * 0.58-1.1x the schedule's time (256 KiB 65.6 -> 38.2 us median, 4 MiB 524 -> 500 us). */
 enum { PAIR_MAX_BYTES = 2048, PAIR_STACK_BYTES = 2048 };
+
+/* The peer's vector of a large reduction lands here: kept between calls (up to a bound) so a
+ * loop of large reductions does not map and fault in fresh pages every time. */
+enum { PAIR_KEEP_SCRATCH_BYTES = 16 << 20 };
+static void *kept_scratch;
+static size_t kept_scratch_bytes;
+
+static void free_kept_scratch(void)
+{
+    free(kept_scratch);
+    kept_scratch = NULL;
+    kept_scratch_bytes = 0;
+}
 
 static int pair_send(const struct coll_args *a, int tag, const void *buf, MPI_Count count,
                      struct dt_type *type)
@@ -70,15 +87,30 @@ static int combine(const struct coll_args *a, void *theirs)
     return rc;
 }
 
-/* A scratch vector laid out like count elements of type (it may start before its memory). */
+/* A scratch vector laid out like count elements of type (it may start before its memory):
+ * on the stack, in the kept buffer, or (beyond the bound) in *heap for the caller to free. */
 static void *scratch_vector(const struct coll_args *a, char *stack, void **heap)
 {
-    MPI_Aint span = a->type->true_extent + (MPI_Aint)(a->count - 1) * a->type->extent;
+    size_t span = (size_t)(a->type->true_extent + (MPI_Aint)(a->count - 1) * a->type->extent);
     char *mem = stack;
     *heap = NULL;
-    if (span > PAIR_STACK_BYTES && !(mem = *heap = malloc((size_t)span)))
-        return NULL;
-    return mem - a->type->true_lb;
+    if (span <= PAIR_STACK_BYTES)
+        return mem - a->type->true_lb;
+    if (span > PAIR_KEEP_SCRATCH_BYTES) {
+        if (!(mem = *heap = malloc(span)))
+            return NULL;
+        return mem - a->type->true_lb;
+    }
+    if (span > kept_scratch_bytes) {
+        if (!kept_scratch)
+            core_at_finalize(free_kept_scratch);
+        free(kept_scratch);
+        kept_scratch_bytes = 0;
+        if (!(kept_scratch = malloc(span)))
+            return NULL;
+        kept_scratch_bytes = span;
+    }
+    return (char *)kept_scratch - a->type->true_lb;
 }
 
 static int pair_reduce(const struct coll_args *a, int tag, int all)
@@ -187,6 +219,7 @@ int coll_pair_applies(const struct coll_args *a)
     case COLL_BCAST: /* any size: the message the root sends is the whole broadcast */
         return 1;
     case COLL_REDUCE:
+        return 1;
     case COLL_ALLREDUCE:
     case COLL_GATHER:
     case COLL_SCATTER:
