@@ -90,6 +90,17 @@ static struct core_keyval *keyval_lookup(enum core_attr_kind kind, int keyval)
     return key->kind == kind && !key->freed ? key : NULL;
 }
 
+/* Like keyval_lookup, but also a keyval the user freed while attributes still use it: MPI
+ * says those attributes are then deleted "via calls to MPI_COMM_DELETE_ATTR" (or by freeing
+ * the object), so delete and get must still accept the keyval until its last attribute goes. */
+static struct core_keyval *keyval_lookup_in_use(enum core_attr_kind kind, int keyval)
+{
+    int slot = keyval - KEYVAL_BASE;
+    if (slot < 0 || slot >= keyval_capacity || !keyvals[slot])
+        return NULL;
+    return keyvals[slot]->kind == kind ? keyvals[slot] : NULL;
+}
+
 static void keyval_release(int keyval)
 {
     int slot = keyval - KEYVAL_BASE;
@@ -106,9 +117,11 @@ int core_keyval_check(enum core_attr_kind kind, int keyval)
 
 int core_keyval_free(enum core_attr_kind kind, int keyval)
 {
-    struct core_keyval *key = keyval_lookup(kind, keyval);
+    struct core_keyval *key = keyval_lookup_in_use(kind, keyval);
     if (!key)
         return MPI_ERR_KEYVAL;
+    if (key->freed) /* a second free through a copy of the handle: MPICH and Open MPI accept */
+        return MPI_SUCCESS;
     key->freed = 1;
     keyval_release(keyval);
     return MPI_SUCCESS;
@@ -211,7 +224,7 @@ int core_attr_set(enum core_attr_kind kind, void **list, void *handle, int keyva
 
 int core_attr_get(enum core_attr_kind kind, void *list, int keyval, void **value, int *flag)
 {
-    if (!keyval_lookup(kind, keyval))
+    if (!keyval_lookup_in_use(kind, keyval))
         return MPI_ERR_KEYVAL;
     struct core_attr **link = find_attr(&list, keyval);
     *flag = *link != NULL;
@@ -222,7 +235,7 @@ int core_attr_get(enum core_attr_kind kind, void *list, int keyval, void **value
 
 int core_attr_delete(enum core_attr_kind kind, void **list, void *handle, int keyval)
 {
-    if (!keyval_lookup(kind, keyval))
+    if (!keyval_lookup_in_use(kind, keyval))
         return MPI_ERR_KEYVAL;
     struct core_attr **link = find_attr(list, keyval);
     if (!*link)

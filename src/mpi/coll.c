@@ -717,8 +717,12 @@ static int check_gather(struct coll_args *a, MPI_Datatype sendtype, const struct
         return MPI_SUCCESS;
     if (a->recvbuf == MPI_IN_PLACE)
         return in_place_error(a, "recvbuf", function);
-    return check_root_side(a, a->recvbuf, a->recvcount, v, &gather_side, recvtype,
-                           &a->recvtype, function);
+    if ((rc = check_root_side(a, a->recvbuf, a->recvcount, v, &gather_side, recvtype,
+                              &a->recvtype, function)))
+        return rc;
+    if (a->comm->is_inter || a->sendbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return check_alias(a, a->sendbuf, a->recvbuf, a->sendcount, function);
 }
 
 static int check_scatter(struct coll_args *a, MPI_Datatype sendtype, const struct vec *v,
@@ -734,8 +738,12 @@ static int check_scatter(struct coll_args *a, MPI_Datatype sendtype, const struc
     }
     if (!has_own_block(a, a->recvbuf))
         return MPI_SUCCESS;
-    return check_own_block(a, a->recvbuf, a->recvcount, recvtype, &a->recvtype, "recvbuf",
-                           function);
+    if ((rc = check_own_block(a, a->recvbuf, a->recvcount, recvtype, &a->recvtype, "recvbuf",
+                              function)))
+        return rc;
+    if (!is_root(a) || a->comm->is_inter)
+        return MPI_SUCCESS;
+    return check_alias(a, a->sendbuf, a->recvbuf, a->recvcount, function);
 }
 
 /* Gather(v), Scatter(v). counts / displs are the root's vector of the v forms (recvcounts of

@@ -536,12 +536,17 @@ static int probe_common(int source, int tag, MPI_Comm comm, int blocking, int *f
     void *taken = NULL;
     int found = 0;
     unsigned idle = 0;
+    /* Single-completion calls leave status.MPI_ERROR alone (MPI 4.1 3.2.5); p2p_iprobe fills
+     * a whole empty status for MPI_PROC_NULL. */
+    int user_error = status ? status->MPI_ERROR : MPI_SUCCESS;
     for (;;) {
         p2p_iprobe(c, c->context, source, tag, &found, status, message ? &taken : NULL);
         if (found || !blocking)
             break;
         core_progress_idle(++idle);
     }
+    if (status)
+        status->MPI_ERROR = user_error;
     if (flag)
         *flag = found;
     if (message && found)

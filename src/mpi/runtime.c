@@ -134,8 +134,11 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     struct core_comm *c;
     int rc = mpi_check_initialized("MPI_Comm_rank");
-    if (rc == MPI_SUCCESS && (rc = mpi_get_comm(comm, &c, "MPI_Comm_rank")) == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && (rc = mpi_get_comm(comm, &c, "MPI_Comm_rank")) == MPI_SUCCESS) {
+        if (!rank) /* a crash here would be the user's bug, but an error names it */
+            return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_rank", "rank is NULL");
         *rank = c->rank;
+    }
     return rc;
 }
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
@@ -144,8 +147,11 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     struct core_comm *c;
     int rc = mpi_check_initialized("MPI_Comm_size");
-    if (rc == MPI_SUCCESS && (rc = mpi_get_comm(comm, &c, "MPI_Comm_size")) == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && (rc = mpi_get_comm(comm, &c, "MPI_Comm_size")) == MPI_SUCCESS) {
+        if (!size) /* a crash here would be the user's bug, but an error names it */
+            return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
         *size = c->size;
+    }
     return rc;
 }
 #pragma weak MPI_Comm_size = PMPI_Comm_size

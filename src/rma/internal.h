@@ -17,7 +17,10 @@
 #include "rma/rma.h"
 
 #define RMA_CACHE_LINE 64
-#define RMA_MAX_REGIONS 128         /* attached regions per rank of a dynamic window */
+/* Attached regions per rank of a dynamic window. Linked structures attach one region per
+ * element (MPICH's test suite: 1000 per rank); unused entries of the table are never touched,
+ * so their shm pages are never allocated. */
+#define RMA_MAX_REGIONS 4096
 
 /* Window-wide words, first cache lines of the control area. */
 struct rma_shm_header {

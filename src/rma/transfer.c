@@ -26,17 +26,33 @@ static int type_span(const struct dt_type *type, MPI_Count count, MPI_Aint *lo, 
     return !__builtin_add_overflow(end + type->true_lb, type->true_extent, hi);
 }
 
+/* The end of the attached region holding byte lo, or 0 when none holds it. */
+static uint64_t attached_end(const struct rma_region *regions, uint32_t n, uint64_t lo)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t base = atomic_load_explicit(&regions[i].base, memory_order_relaxed);
+        uint64_t size = atomic_load_explicit(&regions[i].size, memory_order_relaxed);
+        if (lo >= base && lo < base + size)
+            return base + size;
+    }
+    return 0;
+}
+
+/* [lo, hi) may span several adjacent attached regions (two halves of one array attached
+ * separately are one contiguous target, as in MPICH and Open MPI); walk region by region. */
 static int in_attached_region(struct rma_win *win, int target, uint64_t lo, uint64_t hi)
 {
     uint32_t n = atomic_load_explicit(&win->targets[target].regions, memory_order_acquire);
     const struct rma_region *regions = &win->regions[(size_t)target * RMA_MAX_REGIONS];
-    for (uint32_t i = 0; i < n && i < RMA_MAX_REGIONS; i++) {
-        uint64_t base = atomic_load_explicit(&regions[i].base, memory_order_relaxed);
-        uint64_t size = atomic_load_explicit(&regions[i].size, memory_order_relaxed);
-        if (lo >= base && hi <= base + size)
-            return 1;
+    if (n > RMA_MAX_REGIONS)
+        n = RMA_MAX_REGIONS;
+    while (lo < hi) {
+        uint64_t end = attached_end(regions, n, lo);
+        if (end == 0)
+            return 0;
+        lo = end;
     }
-    return 0;
+    return 1;
 }
 
 int rma_check_range(struct rma_win *win, int target, MPI_Aint disp, MPI_Count count,

@@ -367,7 +367,9 @@ int rma_win_shared_query(struct rma_win *win, int rank, MPI_Aint *size, MPI_Aint
     }
     *size = win->peers[rank].size;
     *disp_unit = win->peers[rank].disp_unit;
-    *baseptr = win->peers[rank].local;
+    /* A rank that gave size 0 owns no bytes: NULL, as for Win_create above and in MPICH,
+     * rather than the address where its (empty) segment would start. */
+    *baseptr = *size > 0 ? win->peers[rank].local : NULL;
     return MPI_SUCCESS;
 }
 
