@@ -947,6 +947,9 @@ static int check_allgather(struct coll_args *a, MPI_Datatype sendtype, const str
          (rc = check_data(a, a->sendbuf, a->sendcount, sendtype, &a->sendtype, function))) ||
         (rc = check_recv_in_place(a, function)))
         return rc;
+    /* No alias check here: MPI_Allgather(&x[rank * n], n, t, x, n, t, comm), common in older
+     * codes, passes sendbuf == recvbuf on rank 0 with the same data in both; erroneous but
+     * harmless, and Open MPI runs it. (Alltoall below: aliasing there loses data.) */
     if (v)
         return check_vector(a, a->recvbuf, v, n, &gather_side, recvtype, &a->recvtype, 0,
                             function);
@@ -1052,7 +1055,8 @@ int mpi_coll_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendco
         (rc = check_send_in_place(&a, &in_place, function)) ||
         (!in_place && (rc = check_blocks(&a, sendbuf, sendcount, nsend, sendtype, &a.sendtype,
                                          function))) ||
-        (rc = check_recv_in_place(&a, function)))
+        (rc = check_recv_in_place(&a, function)) ||
+        (!in_place && (rc = check_alias(&a, sendbuf, recvbuf, sendcount, function))))
         return rc;
     rc = check_blocks(&a, recvbuf, recvcount, nrecv, recvtype, &a.recvtype, function);
     return run_if(rc, &a, mode, request, function);
