@@ -73,6 +73,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     (void)reorder;
     const char *fn = "MPI_Cart_create";
     struct core_comm *c, *made = NULL;
+    if (comm_cart)
+        *comm_cart = MPI_COMM_NULL; /* what a failed call leaves, as MPICH does (MPI: undefined) */
     int rc = begin_intra(comm_old, &c, fn);
     if (rc == MPI_SUCCESS)
         rc = check_dims(c, ndims, dims, periods, c->size, fn);
@@ -271,6 +273,8 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     (void)reorder;
     const char *fn = "MPI_Graph_create";
     struct core_comm *c, *made = NULL;
+    if (comm_graph)
+        *comm_graph = MPI_COMM_NULL; /* as MPI_Cart_create */
     int rc = begin_intra(comm_old, &c, fn);
     if (rc == MPI_SUCCESS)
         rc = check_graph(c, nnodes, index, edges, fn);

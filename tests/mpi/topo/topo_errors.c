@@ -33,8 +33,10 @@ int main(int argc, char **argv)
     EXPECT_CLASS(MPI_Cart_create(MPI_COMM_WORLD, -1, dims, periods, 0, &cart),
                       MPI_ERR_DIMS, "Cart_create with ndims = -1");
     int too_many[2] = {mt_size + 1, 1};
+    cart = MPI_COMM_WORLD; /* a failed call leaves MPI_COMM_NULL, not what was there */
     int rc = MPI_Cart_create(MPI_COMM_WORLD, 2, too_many, periods, 0, &cart);
     EXPECT_CLASS(rc, MPI_ERR_DIMS, "Cart_create of a grid larger than the communicator");
+    MT_CHECK(cart == MPI_COMM_NULL, "a failed Cart_create left comm_cart != MPI_COMM_NULL");
 
     int src, dst, coords[2], ndims, status;
     EXPECT_CLASS(MPI_Cart_shift(MPI_COMM_WORLD, 0, 1, &src, &dst), MPI_ERR_TOPOLOGY,
