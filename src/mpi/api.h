@@ -103,4 +103,18 @@ static inline int mpi_check_recv_tag(struct core_comm *comm, int tag, const char
     return mpi_check_send_tag(comm, tag, function);
 }
 
+/* The outcome of a completed receive into count elements of type, through the communicator's
+ * error handler: truncation names the buffer's capacity, other classes their own text. */
+static inline int mpi_recv_outcome(struct core_comm *comm, int rc, struct dt_type *type,
+                                   MPI_Count count, const char *function)
+{
+    if (rc == MPI_SUCCESS)
+        return rc;
+    if (rc == MPI_ERR_TRUNCATE)
+        return core_error_raise(comm, rc, function,
+                                "message truncated: receive buffer holds %lld bytes",
+                                (long long)dt_packed_size(type, count));
+    return core_error_raise(comm, rc, function, "%s", core_error_string(rc));
+}
+
 #endif

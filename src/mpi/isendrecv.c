@@ -202,13 +202,7 @@ static int sendrecv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
     if (p2p_send_eager_now(s.comm, s.comm->context, dest, sendtag, sendbuf, sendcount, s.type)) {
         rc = p2p_recv(r.comm, r.comm->context, source, recvtag, recvbuf, recvcount, r.type,
                       status);
-        if (rc == MPI_SUCCESS)
-            return rc;
-        if (rc == MPI_ERR_TRUNCATE)
-            return core_error_raise(r.comm, rc, function,
-                                    "message truncated: receive buffer holds %lld bytes",
-                                    (long long)dt_packed_size(r.type, recvcount));
-        return core_error_raise(r.comm, rc, function, "%s", core_error_string(rc));
+        return mpi_recv_outcome(r.comm, rc, r.type, recvcount, function);
     }
     struct core_request *send, *recv;
     rc = start_halves(s.comm, sendbuf, sendcount, s.type, dest, sendtag, recvbuf, recvcount,

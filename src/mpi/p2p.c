@@ -238,11 +238,7 @@ static int blocking_recv(void *buf, MPI_Count count, MPI_Datatype datatype, int 
     if (rc != MPI_SUCCESS)
         return rc;
     rc = p2p_recv(a.comm, a.comm->context, source, tag, buf, count, a.type, status);
-    if (rc == MPI_ERR_TRUNCATE)
-        return core_error_raise(a.comm, rc, function,
-                                "message truncated: receive buffer holds %lld bytes",
-                                (long long)dt_packed_size(a.type, count));
-    return raised(a.comm, rc, function);
+    return mpi_recv_outcome(a.comm, rc, a.type, count, function);
 }
 
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,

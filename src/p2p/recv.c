@@ -16,14 +16,20 @@ static size_t recv_capacity(const struct core_request *request)
     return dt_packed_size(request->type, request->count);
 }
 
+/* Everything of a receive's status but MPI_ERROR (which single-completion calls leave alone). */
+static void set_recv_status(MPI_Status *status, int src, int tag, size_t copied)
+{
+    status->MPI_SOURCE = src;
+    status->MPI_TAG = tag;
+    core_status_set_count(status, (MPI_Count)copied);
+    core_status_set_cancelled(status, 0);
+}
+
 void p2p_complete_recv(struct core_request *request, int src, int tag, size_t size,
                        size_t copied)
 {
-    request->status.MPI_SOURCE = src;
-    request->status.MPI_TAG = tag;
+    set_recv_status(&request->status, src, tag, copied);
     request->status.MPI_ERROR = size > copied ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    core_status_set_count(&request->status, (MPI_Count)copied);
-    core_status_set_cancelled(&request->status, 0);
     core_request_complete(request);
 }
 
@@ -157,12 +163,8 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
         else
             dt_unpack_range(type, buf, count, 0, shm_record_payload(rec), size);
     }
-    if (status) {
-        status->MPI_SOURCE = source;
-        status->MPI_TAG = rec->tag;
-        core_status_set_count(status, (MPI_Count)size);
-        core_status_set_cancelled(status, 0);
-    }
+    if (status)
+        set_recv_status(status, source, rec->tag, size);
     shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
     return 1;
 }
