@@ -43,6 +43,15 @@ MECHANISMS = [
     ("chunk_16k", "16 KiB pipeline fragments (the default: the largest ring record, well inside "
      "the shared cache) instead of session 1's 8 KiB (single copy off in both)",
      "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_PIPELINE_CHUNK": "8192"}, None),
+    ("copy_adapt", "single copy or pipeline chosen by the pair's measured receive times "
+     "(NODEMPI_COPY_ADAPT, p2p/adapt.c) vs the fixed 64 KiB threshold, ping-pong",
+     "latency", ["-s", "16K,32K,64K,256K,1M,4M"], 2, {"NODEMPI_COPY_ADAPT": "off"}, None),
+    ("copy_adapt_bw", "the same, windowed bandwidth one way and both ways",
+     "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_COPY_ADAPT": "off"}, None),
+    ("copy_adapt_coll", "the same for blocking collectives, which time themselves as a whole "
+     "(coll/copy_choice.c), 2 ranks",
+     "coll", ["-s", "64K,256K,1M", "-c", "bcast,reduce,allreduce,allgather,alltoall"], 2,
+     {"NODEMPI_COPY_ADAPT": "off"}, None),
     ("skew", "skew-aware eager limit (seed 001 §4.2), producer time c3 vs consumer compute c2",
      "skew", ["-s", "0,2,5,10,20,50", "-m", "16K"], 2, {"NODEMPI_SKEW": "off"}, None),
     ("skew_bw", "skew adaptation must not cost bandwidth without skew",

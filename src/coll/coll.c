@@ -5,6 +5,7 @@
 #include "coll/coll.h"
 
 #include "coll/algorithms.h"
+#include "coll/copy_choice.h"
 #include "core/progress.h"
 #include "core/request.h"
 
@@ -14,7 +15,7 @@ static int build(struct coll_sched *s, const struct coll_args *a)
     return rc != MPI_SUCCESS ? rc : s->build_error;
 }
 
-int coll_run(const struct coll_args *a)
+static int run_blocking(const struct coll_args *a)
 {
     if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
         return coll_pair_run(a);
@@ -25,6 +26,16 @@ int coll_run(const struct coll_args *a)
     if (rc == MPI_SUCCESS)
         rc = coll_sched_run(s);
     coll_sched_put(s);
+    return rc;
+}
+
+int coll_run(const struct coll_args *a)
+{
+    struct coll_copy_choice choice;
+    if (!coll_copy_choice_begin(a, &choice))
+        return run_blocking(a);
+    int rc = run_blocking(a);
+    coll_copy_choice_end(&choice);
     return rc;
 }
 

@@ -25,6 +25,7 @@ struct core_config {
     unsigned spin_rounds;     /* empty progress rounds before a waiter yields */
     unsigned yield_rounds;    /* ...and before it sleeps (block / auto when oversubscribed) */
     int skew;                 /* skew-aware eager limits on (1) or off (0) */
+    int copy_adapt;           /* enum core_switch: NODEMPI_COPY_ADAPT (p2p/adapt.c) */
     enum core_switch stream_copy;      /* streaming stores for ring data */
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */
     enum core_switch fastbox;          /* small records through per-pair fixed cells */

@@ -68,6 +68,7 @@ struct core_request {
         int copy_slot;               /* split copy: the sender's slot + 1, 0 = none */
         int remote_pid;              /* split-copy receive: the sender's pid and buffer */
         uint64_t remote_base;
+        uint64_t matched_at;         /* rendezvous receive: when matched (p2p/adapt.c) */
     } p2p;
 
     /* Generic requests. */

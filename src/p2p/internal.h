@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include "core/request.h"
+#include "p2p/adapt.h"
 #include "p2p/policy.h"
 #include "p2p/queue.h"
 #include "shm/fastbox.h"
@@ -156,6 +157,7 @@ struct p2p_peer {
     int stream_copy;             /* write bulk data into the ring with streaming stores */
     int rndv_sends;              /* my rendezvous sends to this peer not yet finished */
     /* Receiver side: long eager message in progress, skew watch. */
+    struct p2p_adapt adapt;      /* single copy or pipeline, learnt from this pair (adapt.c) */
     struct p2p_assembly assembly;
     int unexpected_count;        /* messages from this peer waiting in unexpected queues */
     double skew_since;           /* when unexpected_count last rose above the high mark */
@@ -184,6 +186,8 @@ struct p2p_state {
     size_t chunk;                /* pipelined fragment payload */
     size_t skew_eager_limit;     /* a pair's eager limit while its receiver is behind */
     int skew_adapt;              /* NODEMPI_SKEW */
+    int copy_adapt;              /* NODEMPI_COPY_ADAPT: rendezvous copy learnt per pair */
+    int copy_hint;               /* enum p2p_copy_hint, set by a running blocking collective */
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */
     uint64_t free_copy_slots;    /* bit i: my copy slot i is free */

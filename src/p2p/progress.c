@@ -82,6 +82,11 @@ int p2p_init(void)
     if (!p2p.peers)
         return MPI_ERR_NO_MEM;
     p2p.skew_adapt = core_config.skew;
+    /* An explicit threshold or copy mechanism is an instruction, not a starting point. */
+    p2p.copy_adapt = core_config.copy_adapt == CORE_SWITCH_ON ||
+                     (core_config.copy_adapt == CORE_SWITCH_AUTO &&
+                      !core_config_is_set("NODEMPI_CMA_THRESHOLD") &&
+                      !core_config_is_set("NODEMPI_SINGLE_COPY"));
     p2p.skew_eager_limit = core_config.skew_eager_limit;
     topo_hw_init();
     for (int r = 0; r < p2p.nranks; r++)

@@ -30,6 +30,11 @@ void p2p_complete_recv(struct core_request *request, int src, int tag, size_t si
 {
     set_recv_status(&request->status, src, tag, copied);
     request->status.MPI_ERROR = size > copied ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    if (request->p2p.matched_at) { /* a rendezvous whose copy p2p/adapt.c chose */
+        p2p_adapt_record(&p2p.peers[request->p2p.world_peer].adapt, copied, request->p2p.state,
+                         p2p_adapt_now_ns() - request->p2p.matched_at);
+        request->p2p.matched_at = 0;
+    }
     core_request_complete(request);
 }
 

@@ -10,6 +10,7 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
+#include "p2p/p2p.h"
 #include "p2p/policy.h"
 #include "shm/cma.h"
 
@@ -131,6 +132,36 @@ int p2p_rndv_pull(struct core_request *request, const struct p2p_rts *rts, size_
     return rc;
 }
 
+void p2p_set_copy_hint(enum p2p_copy_hint hint)
+{
+    p2p.copy_hint = hint;
+}
+
+int p2p_copy_choice_applies(size_t size)
+{
+    return p2p.copy_adapt && p2p.cma && p2p_adapt_applies(size);
+}
+
+/* The receiver's choice for a message whose sender offered both copies (adapt.c): a running
+ * blocking collective's hint (the collective times itself as a whole); else, when we are not
+ * sending to that peer ourselves, what this pair's recent receives of this size found faster
+ * (timed from here to p2p_complete_recv); else, in an exchange, where each side's receive time
+ * depends on the other's choice and neither sees the whole, the static threshold. */
+static int choose_pull(struct core_request *request, int world_src, size_t bytes)
+{
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    enum p2p_protocol planned =
+        bytes >= peer->cma_threshold ? P2P_PROTOCOL_RNDV_CMA : P2P_PROTOCOL_RNDV_PIPELINE;
+    if (p2p.copy_hint != P2P_COPY_HINT_NONE)
+        return p2p.copy_hint == P2P_COPY_HINT_SINGLE;
+    if (peer->rndv_sends > 0)
+        return planned == P2P_PROTOCOL_RNDV_CMA;
+    request->p2p.state = p2p_adapt_choose(&peer->adapt, bytes, planned);
+    request->p2p.world_peer = world_src;
+    request->p2p.matched_at = p2p_adapt_now_ns();
+    return request->p2p.state == P2P_PROTOCOL_RNDV_CMA;
+}
+
 void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_src,
                       size_t size, const struct p2p_rts *rts)
 {
@@ -138,10 +169,12 @@ void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_
     size_t bytes = size < capacity ? size : capacity;
     struct p2p_cookies cookies = {rts->sender_cookie, (uint64_t)(uintptr_t)request};
     int pulled = 0;
-    if (bytes > 0 && rts->niov > 0 && p2p.cma &&
-        p2p_split_receive(request, src, tag, world_src, size, rts, bytes))
+    int pull = bytes > 0 && rts->niov > 0 && p2p.cma;
+    if (pull && p2p.copy_adapt && p2p_adapt_applies(bytes))
+        pull = choose_pull(request, world_src, bytes);
+    if (pull && p2p_split_receive(request, src, tag, world_src, size, rts, bytes))
         return; /* completes and answers FIN in split.c */
-    if (bytes > 0 && rts->niov > 0 && p2p.cma) {
+    if (pull) {
         int rc = p2p_rndv_pull(request, rts, bytes);
         pulled = rc == 0;
         if (rc > 0) /* the kernel refused (ptrace policy, seccomp): stop offering CMA */

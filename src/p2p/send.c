@@ -207,7 +207,12 @@ enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, in
         .eager_limit = peer->eager_limit,
         .cma_threshold = peer->cma_threshold,
     };
-    return p2p_choose_protocol(&in);
+    enum p2p_protocol protocol = p2p_choose_protocol(&in);
+    /* The receiver picks the copy (p2p/adapt.c): the RTS must let it pull. */
+    if (protocol != P2P_PROTOCOL_EAGER && in.cma_usable && p2p.copy_adapt &&
+        p2p_adapt_applies(in.size))
+        protocol = P2P_PROTOCOL_RNDV_CMA;
+    return protocol;
 }
 
 /* Start a send whose fields are set (also the restart of a persistent one). */
