@@ -48,8 +48,8 @@ MECHANISMS = [
      "latency", ["-s", "16K,32K,64K,256K,1M,4M"], 2, {"NODEMPI_COPY_ADAPT": "off"}, None),
     ("copy_adapt_bw", "the same, windowed bandwidth one way and both ways",
      "bw", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_COPY_ADAPT": "off"}, None),
-    ("copy_adapt_coll", "the same for blocking collectives, which time themselves as a whole "
-     "(coll/copy_choice.c), 2 ranks",
+    ("copy_adapt_coll", "blocking collectives under the same switch: reductions pipeline, the "
+     "others keep the fixed threshold (coll/copy_choice.c), 2 ranks",
      "coll", ["-s", "64K,256K,1M", "-c", "bcast,reduce,allreduce,allgather,alltoall"], 2,
      {"NODEMPI_COPY_ADAPT": "off"}, None),
     ("skew", "skew-aware eager limit (seed 001 §4.2), producer time c3 vs consumer compute c2",

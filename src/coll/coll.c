@@ -31,11 +31,10 @@ static int run_blocking(const struct coll_args *a)
 
 int coll_run(const struct coll_args *a)
 {
-    struct coll_copy_choice choice;
-    if (!coll_copy_choice_begin(a, &choice))
+    if (!coll_copy_choice_begin(a))
         return run_blocking(a);
     int rc = run_blocking(a);
-    coll_copy_choice_end(&choice);
+    coll_copy_choice_end();
     return rc;
 }
 

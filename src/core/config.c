@@ -96,10 +96,11 @@ static const struct config_entry config_table[] = {
     {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min,
      "smallest message the sender helps to copy"},
     {"NODEMPI_COPY_ADAPT", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.copy_adapt,
-     "rendezvous messages of 8 KiB and more take the single copy or the pipelined copy that "
-     "this pair's recent transfers of that size class found faster (the loser is retried "
-     "every 50 ms or more, for ~1% of the time): auto = on unless NODEMPI_CMA_THRESHOLD or "
-     "NODEMPI_SINGLE_COPY is set"},
+     "the receiver of a rendezvous message of 8 KiB - 1 MiB picks single copy or pipeline by "
+     "what its recent receives from that peer of that size class took (the loser is retried "
+     "every 50 ms or more), except in exchanges (it sends to that peer too), which keep the "
+     "fixed threshold; blocking reductions pipeline (coll/copy_choice.c): auto = on unless "
+     "NODEMPI_CMA_THRESHOLD or NODEMPI_SINGLE_COPY is set"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
      "pair's eager limit"},

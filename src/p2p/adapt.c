@@ -4,9 +4,11 @@
  * huge pages or not) against 49 GB/s for memcpy, so the two-copy pipeline, whose two
  * memcpys run on both cores at once, wins whenever the cores hand lines over quickly, and
  * loses when the host puts the vCPUs far apart (one-way line transfer 25 ns vs 155-165 ns,
- * flipping over seconds to minutes). Measured 2026-11-22, 2 ranks, `chrt -f 10`: ping-pong
- * 64 KiB single copy 5.5 us, pipeline 3.1 us (one minute) or 8.3 us (another); a two-rank
- * MPI_Allgather of 64 KiB 14.4 us vs 5.9 us (Open MPI 9.1). No fixed threshold is right.
+ * flipping over seconds to minutes). Measured 2026-11-22, 2 ranks, `chrt -f 10`, ping-pong
+ * 64 KiB: single copy 5.5 us in both placements, pipeline 3.1 us close and 8.3 us far (Open
+ * MPI 6.3-7.0). No fixed threshold is right, so the receiver learns it (bench/effects
+ * copy_adapt: close 64-256 KiB 1.24-1.28x faster than the fixed 64 KiB threshold, far
+ * 16-32 KiB 1.13x).
  *
  * The receiver chooses: a sender that lets adaptation run always describes its buffer in the
  * RTS, and at match time the receiver either pulls it (single copy) or answers CTS (pipeline).
@@ -27,7 +29,7 @@
 
 /* Estimates live 20 ms: the placement moves over seconds, a benchmark point lasts 0.1 s. */
 static const uint64_t ESTIMATE_AGE_NS = 20000000;
-/* The loser is tried again after at least 50 ms, and after 100x the time it lost by. */
+/* The loser is tried again after at least 50 ms, and after 100x the time its last try lost. */
 static const uint64_t EXPLORE_MIN_NS = 50000000;
 enum { EXPLORE_COST_FACTOR = 100, EXPLORE_BURST = 8 };
 /* The first transfers of a size meet page faults and cold caches (a first 1 MiB
@@ -60,10 +62,9 @@ static enum p2p_protocol protocol_of(int s)
     return s == 0 ? P2P_PROTOCOL_RNDV_CMA : P2P_PROTOCOL_RNDV_PIPELINE;
 }
 
-/* Tries start on multiples of EXPLORE_MIN_NS of the node-wide monotonic clock, so that the
- * two ranks of an exchange try the other copy together: each one's receive time depends on
- * the other's choice (both pipelined, a two-rank MPI_Allreduce of 1 MiB took 193 us; both
- * single copy 590-680 us), and ranks that tried alone stayed in the worse pair of choices. */
+/* Tries start on multiples of EXPLORE_MIN_NS of the node-wide monotonic clock, so that ranks
+ * receiving from each other try the other copy at the same time: one rank's receive time also
+ * depends on what the other is doing meanwhile. */
 static uint64_t aligned(uint64_t t)
 {
     return (t / EXPLORE_MIN_NS + 1) * EXPLORE_MIN_NS;
@@ -79,7 +80,7 @@ static int cheaper(const struct p2p_adapt_class *c, int leader)
 
 enum p2p_protocol p2p_adapt_choose(struct p2p_adapt *a, size_t size, enum p2p_protocol planned)
 {
-    if (size < ((size_t)1 << P2P_ADAPT_MIN_SHIFT))
+    if (!p2p_adapt_applies(size))
         return planned;
     struct p2p_adapt_class *c = class_of(a, size);
     int mine = slot(planned);
@@ -105,7 +106,7 @@ enum p2p_protocol p2p_adapt_choose(struct p2p_adapt *a, size_t size, enum p2p_pr
 void p2p_adapt_record(struct p2p_adapt *a, size_t size, enum p2p_protocol used,
                       uint64_t elapsed_ns)
 {
-    if (size < ((size_t)1 << P2P_ADAPT_MIN_SHIFT))
+    if (!p2p_adapt_applies(size))
         return;
     struct p2p_adapt_class *c = class_of(a, size);
     int s = slot(used);
@@ -130,7 +131,7 @@ void p2p_adapt_record(struct p2p_adapt *a, size_t size, enum p2p_protocol used,
     if (s != best || best != best_before) {
         uint64_t loser = c->cost[1 - best], winner = c->cost[best];
         uint64_t lost_by = loser > winner ? (loser - winner) * size / 1024 : 0;
-        uint64_t wait = lost_by * EXPLORE_COST_FACTOR;
+        uint64_t wait = lost_by * EXPLORE_BURST * EXPLORE_COST_FACTOR;
         c->explore_at = aligned(now + (wait > EXPLORE_MIN_NS ? wait : EXPLORE_MIN_NS));
     }
 }

@@ -8,10 +8,16 @@
 
 #include "p2p/policy.h"
 
-/* Size classes by power of two, from 2^P2P_ADAPT_MIN_SHIFT bytes (the smallest rendezvous
- * size where both copies are worth comparing) to 2^(P2P_ADAPT_MIN_SHIFT + P2P_ADAPT_CLASSES) and
- * above (the last class). */
-enum { P2P_ADAPT_MIN_SHIFT = 13, P2P_ADAPT_CLASSES = 16 };
+/* Size classes by power of two from 8 KiB (P2P_ADAPT_MIN_BYTES, the smallest rendezvous size
+ * where both copies are worth comparing) to 512 KiB-1 MiB. Larger messages keep the single
+ * copy: measured, learning there cost windowed 4 MiB bandwidth 0.52-0.70x (bench/effects
+ * copy_adapt_bw) and never won. */
+enum {
+    P2P_ADAPT_MIN_SHIFT = 13,
+    P2P_ADAPT_CLASSES = 7,
+    P2P_ADAPT_MIN_BYTES = 1 << P2P_ADAPT_MIN_SHIFT,
+    P2P_ADAPT_MAX_BYTES = P2P_ADAPT_MIN_BYTES << P2P_ADAPT_CLASSES, /* exclusive */
+};
 
 /* What a receiver knows about one size class of one sending peer, per rendezvous protocol. */
 struct p2p_adapt_class {
@@ -31,7 +37,7 @@ uint64_t p2p_adapt_now_ns(void);
 
 static inline int p2p_adapt_applies(size_t size)
 {
-    return size >= ((size_t)1 << P2P_ADAPT_MIN_SHIFT);
+    return size >= P2P_ADAPT_MIN_BYTES && size < P2P_ADAPT_MAX_BYTES;
 }
 
 /* The copy to use for a matched rendezvous message of size bytes that the static threshold

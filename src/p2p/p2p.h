@@ -51,12 +51,12 @@ int p2p_imrecv(void *message, void *buf, MPI_Count count, struct dt_type *type,
 int p2p_cancel(struct core_request *request);
 
 /* Blocking collectives (coll/copy_choice.c): how this rank copies the rendezvous messages it
- * receives until the hint is cleared: P2P_COPY_HINT_SINGLE (CMA), _PIPELINE, or _NONE (the
- * pair's own choice, p2p/adapt.c). */
-enum p2p_copy_hint { P2P_COPY_HINT_NONE, P2P_COPY_HINT_SINGLE, P2P_COPY_HINT_PIPELINE };
+ * receives until the hint is cleared: _PIPELINE, _STATIC (the pair's fixed threshold), or
+ * _NONE (learnt per pair, p2p/adapt.c). */
+enum p2p_copy_hint { P2P_COPY_HINT_NONE, P2P_COPY_HINT_STATIC, P2P_COPY_HINT_PIPELINE };
 void p2p_set_copy_hint(enum p2p_copy_hint hint);
-/* Does the receiver choose the copy of messages of this size (NODEMPI_COPY_ADAPT)? */
-int p2p_copy_choice_applies(size_t size);
+/* Do receivers choose the copy of rendezvous messages (NODEMPI_COPY_ADAPT, CMA usable)? */
+int p2p_copy_choice_applies(void);
 
 /* One progress round: drain incoming rings, advance protocols. Nonzero when work was done. */
 int p2p_progress(void);

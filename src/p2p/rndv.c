@@ -137,24 +137,25 @@ void p2p_set_copy_hint(enum p2p_copy_hint hint)
     p2p.copy_hint = hint;
 }
 
-int p2p_copy_choice_applies(size_t size)
+int p2p_copy_choice_applies(void)
 {
-    return p2p.copy_adapt && p2p.cma && p2p_adapt_applies(size);
+    return p2p.copy_adapt && p2p.cma;
 }
 
 /* The receiver's choice for a message whose sender offered both copies (adapt.c): a running
- * blocking collective's hint (the collective times itself as a whole); else, when we are not
- * sending to that peer ourselves, what this pair's recent receives of this size found faster
- * (timed from here to p2p_complete_recv); else, in an exchange, where each side's receive time
- * depends on the other's choice and neither sees the whole, the static threshold. */
+ * blocking collective's hint (coll/copy_choice.c); else, when we are not sending to that peer
+ * ourselves, what this pair's recent receives of this size found faster (timed from here to
+ * p2p_complete_recv); else, in an exchange, where each side's receive time depends on the
+ * other's choice and neither sees the whole, the fixed threshold. */
 static int choose_pull(struct core_request *request, int world_src, size_t bytes)
 {
     struct p2p_peer *peer = &p2p.peers[world_src];
     enum p2p_protocol planned =
         bytes >= peer->cma_threshold ? P2P_PROTOCOL_RNDV_CMA : P2P_PROTOCOL_RNDV_PIPELINE;
-    if (p2p.copy_hint != P2P_COPY_HINT_NONE)
-        return p2p.copy_hint == P2P_COPY_HINT_SINGLE;
-    if (peer->rndv_sends > 0)
+    if (p2p.copy_hint == P2P_COPY_HINT_PIPELINE)
+        return 0;
+    if (p2p.copy_hint == P2P_COPY_HINT_STATIC || peer->rndv_sends > 0 ||
+        !p2p_adapt_applies(bytes))
         return planned == P2P_PROTOCOL_RNDV_CMA;
     request->p2p.state = p2p_adapt_choose(&peer->adapt, bytes, planned);
     request->p2p.world_peer = world_src;
@@ -170,7 +171,7 @@ void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_
     struct p2p_cookies cookies = {rts->sender_cookie, (uint64_t)(uintptr_t)request};
     int pulled = 0;
     int pull = bytes > 0 && rts->niov > 0 && p2p.cma;
-    if (pull && p2p.copy_adapt && p2p_adapt_applies(bytes))
+    if (pull && p2p.copy_adapt && bytes >= P2P_ADAPT_MIN_BYTES)
         pull = choose_pull(request, world_src, bytes);
     if (pull && p2p_split_receive(request, src, tag, world_src, size, rts, bytes))
         return; /* completes and answers FIN in split.c */
