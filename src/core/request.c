@@ -13,6 +13,21 @@
 
 static struct core_request *free_list;
 
+/* Zero a request with plain 16-byte stores. memset's `rep stos` here (256 bytes) was the
+ * costliest step of a nonblocking 8-byte send: perf put 38% of the sender's samples on it and
+ * the store after it, in a window of 64 MPI_Isend. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) /* keep the loop a loop */
+#endif
+static void clear_request(struct core_request *request)
+{
+    typedef long long zero16 __attribute__((vector_size(16), may_alias));
+    _Static_assert(sizeof(struct core_request) % sizeof(zero16) == 0, "request size");
+    zero16 *p = (zero16 *)request;
+    for (size_t i = 0; i < sizeof(*request) / sizeof(zero16); i++)
+        p[i] = (zero16){0, 0};
+}
+
 struct core_request *core_request_alloc(enum core_request_kind kind)
 {
     struct core_request *request = free_list;
@@ -20,7 +35,7 @@ struct core_request *core_request_alloc(enum core_request_kind kind)
         free_list = request->free_next;
     else if (!(request = malloc(sizeof(*request))))
         return NULL;
-    memset(request, 0, sizeof(*request));
+    clear_request(request);
     request->kind = kind;
     return request;
 }
