@@ -60,6 +60,26 @@ static char send_one(MPI_T_pvar_handle eager, MPI_T_pvar_handle eager_long,
     return how;
 }
 
+/* Rank 0 sends 1 MiB to rank 1: 1 when it went by single copy, 0 by the pipelined rendezvous,
+ * -1 otherwise (on rank 0; other ranks return 0). */
+static int send_large(MPI_T_pvar_handle cma, MPI_T_pvar_handle rndv)
+{
+    enum { LARGE = 1 << 20 };
+    static char buf[LARGE];
+    unsigned long long c = read_pvar(cma), r = read_pvar(rndv);
+    int how = 0;
+    if (mt_rank == 0) {
+        MPI_Send(buf, LARGE, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+        c = read_pvar(cma) - c;
+        r = read_pvar(rndv) - r;
+        how = c == 1 && r == 0 ? 1 : c == 0 && r == 1 ? 0 : -1;
+    } else if (mt_rank == 1) {
+        MPI_Recv(buf, LARGE, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return how;
+}
+
 int main(int argc, char **argv)
 {
     int provided;
@@ -79,23 +99,42 @@ int main(int argc, char **argv)
     MPI_T_pvar_handle cma = counter("nodempi_p2p_sent_single_copy");
     MPI_T_pvar_handle rndv = counter("nodempi_p2p_sent_rendezvous");
 
-    char how = send_one(eager1, eager_long, cma, rndv);
+    char sent = send_one(eager1, eager_long, cma, rndv);
     if (mt_rank == 0)
-        MT_CHECK(how == 'e', "8 KiB under a 64 KiB eager limit: sent as '%c', not eager", how);
+        MT_CHECK(sent == 'e', "8 KiB under a 64 KiB eager limit: sent as '%c', not eager", sent);
     limit = 4096;
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_write(eager, &limit), "write at run time");
     MPI_T_cvar_read(eager, &got);
     MT_CHECK_INT(4096, got, "read back");
-    how = send_one(eager1, eager_long, cma, rndv);
+    sent = send_one(eager1, eager_long, cma, rndv);
     if (mt_rank == 0)
-        MT_CHECK(how == 'r', "8 KiB over a 4 KiB eager limit: sent as '%c', not rendezvous", how);
+        MT_CHECK(sent == 'r', "8 KiB over a 4 KiB eager limit: sent as '%c', not rendezvous", sent);
     limit = 65536;
     MPI_T_cvar_write(eager, &limit);
-    how = send_one(eager1, eager_long, cma, rndv);
+    sent = send_one(eager1, eager_long, cma, rndv);
     if (mt_rank == 0)
-        MT_CHECK(how == 'e', "eager limit raised again: sent as '%c', not eager", how);
+        MT_CHECK(sent == 'e', "eager limit raised again: sent as '%c', not eager", sent);
     limit = 4096;
     MPI_T_cvar_write(eager, &limit);
+
+    /* NODEMPI_CMA_THRESHOLD (LOCAL): a 1 MiB message goes by single copy under the threshold
+     * (when the kernel permits process_vm_readv at all), pipelined above it. */
+    MPI_T_cvar_handle threshold = cvar("NODEMPI_CMA_THRESHOLD");
+    unsigned long old_threshold, huge = 1ul << 30, small = 16384;
+    MPI_T_cvar_read(threshold, &old_threshold);
+    MPI_T_cvar_write(threshold, &small);
+    int single_copy = send_large(cma, rndv);
+    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_write(threshold, &huge), "threshold write");
+    int how = send_large(cma, rndv);
+    MT_CHECK_INT(0, how, "1 MiB over a 1 GiB single-copy threshold");
+    MPI_T_cvar_write(threshold, &small);
+    how = send_large(cma, rndv);
+    MT_CHECK_INT(single_copy, how, "threshold lowered again");
+    const char *copy = getenv("NODEMPI_SINGLE_COPY");
+    if (copy && strcmp(copy, "none") == 0)
+        MT_CHECK_INT(0, single_copy, "single copy used though NODEMPI_SINGLE_COPY=none");
+    MPI_T_cvar_write(threshold, &old_threshold);
+    MPI_T_cvar_handle_free(&threshold);
 
     /* ALL_EQ: every rank writes the same algorithm; the next bcast uses it and is right. */
     MPI_T_cvar_handle bcast = cvar("NODEMPI_COLL_BCAST");
