@@ -1,9 +1,8 @@
-/* mpit.c - API: the MPI tool information interface (MPI-4.1 chapter 15) apart from performance
- * variables (mpit_pvar.c): MPI_T_init_thread/MPI_T_finalize (reference counted, usable before
- * MPI_Init and after MPI_Finalize), control variables, enumerations, categories, and the event
- * interface. Control variables are the NODEMPI_* table of src/core/config.c, one each, in table
- * order; enumerations are its choice settings. nodempi raises no events: there are no event
- * types and no sources, and every event function checks its arguments against that. */
+/* mpit.c - API: the MPI tool information interface (MPI-4.1 ch. 15) but performance variables
+ * (mpit_pvar.c): MPI_T_init_thread/finalize (reference counted, before MPI_Init and after
+ * MPI_Finalize too), control variables = the NODEMPI_* table of src/core/config.c in table
+ * order, its choice settings as enumerations, categories, and the event interface: nodempi
+ * raises no events, so there are no event types or sources and every event call says so. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

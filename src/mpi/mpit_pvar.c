@@ -1,9 +1,8 @@
-/* mpit_pvar.c - API: MPI_T performance variables and their sessions. The variables are counters
- * the layers keep anyway or keep for this (messages sent by protocol and their bytes, collective
- * operations started, futex sleeps) and levels read when asked (matching-queue lengths, open
- * windows). A handle turns a process-wide counter into the session's own value: it counts only
- * while the handle is started, from 0 at allocation, and write/reset move the handle's value,
- * never the counter other sessions see. */
+/* mpit_pvar.c - API: MPI_T performance variables and their sessions. Counters the layers keep
+ * (messages sent by protocol, bytes, collectives started, futex sleeps) and levels read when
+ * asked (matching-queue lengths, open windows). A handle makes a process-wide counter the
+ * session's own: from 0 at allocation, counting only while started; write and reset move the
+ * handle's value, never the counter other sessions see. */
 #include <stdlib.h>
 #include <string.h>
 
