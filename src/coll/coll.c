@@ -15,8 +15,17 @@ static int build(struct coll_sched *s, const struct coll_args *a)
     return rc != MPI_SUCCESS ? rc : s->build_error;
 }
 
+/* Collective operations started by this process (an MPI_T counter, src/mpi/mpit.c). */
+static unsigned long long operations;
+
+unsigned long long coll_operations(void)
+{
+    return operations;
+}
+
 static int run_blocking(const struct coll_args *a)
 {
+    operations++;
     if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
         return coll_pair_run(a);
     struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);
@@ -88,6 +97,7 @@ static int make_request(const struct coll_args *a, int persistent, struct core_r
  * persistent requests (MPI_Start -> core_request_start_generic). */
 static int start_request(struct core_request *request)
 {
+    operations++;
     core_status_set_empty(&request->status);
     request->complete = 0;
     coll_sched_start(request->state);

@@ -79,6 +79,9 @@ struct coll_args {
  * Persistent: *out is an inactive persistent generic request whose `start` callback reruns
  * the schedule (MPI_Start -> core_request_start_generic). All return an MPI error class. */
 int coll_run(const struct coll_args *args);
+/* Collective operations this process started: blocking calls, nonblocking starts and each
+ * start of a persistent one (an MPI_T counter). */
+unsigned long long coll_operations(void);
 int coll_start(const struct coll_args *args, struct core_request **out);
 int coll_init(const struct coll_args *args, struct core_request **out);
 

@@ -10,103 +10,105 @@
 
 struct core_config core_config;
 
-enum config_kind { CONFIG_SIZE, CONFIG_UNSIGNED, CONFIG_CHOICE, CONFIG_STRING };
+/* Short names for the table below. */
+#define CONFIG_SIZE CORE_CONFIG_SIZE
+#define CONFIG_UNSIGNED CORE_CONFIG_UNSIGNED
+#define CONFIG_CHOICE CORE_CONFIG_CHOICE
+#define CONFIG_STRING CORE_CONFIG_STRING
+#define AT_INIT CORE_CONFIG_AT_INIT
+#define LOCAL CORE_CONFIG_RUNTIME_LOCAL
+#define ALL_EQUAL CORE_CONFIG_RUNTIME_ALL_EQUAL
 
-struct config_entry {
-    const char *name;
-    enum config_kind kind;
-    const char *default_value;
-    const char *choices;       /* CONFIG_CHOICE: '|'-separated, index = enum value */
-    void *target;
-    const char *meaning;
-};
-
-static const struct config_entry config_table[] = {
-    {"NODEMPI_SINGLE_COPY", CONFIG_CHOICE, "auto", "auto|cma|none", &core_config.single_copy,
+/* The change column: LOCAL settings are read by their owner at each use or re-applied by
+ * p2p_config_changed, and only steer this rank's own sends or waits (a peer handles whatever
+ * protocol arrives); ALL_EQUAL ones must agree between ranks; AT_INIT ones shape structures
+ * built at MPI_Init (queues, per-pair state, the sleep/wake protocol). */
+static const struct core_config_entry config_table[] = {
+    {"NODEMPI_SINGLE_COPY", CONFIG_CHOICE, "auto", "auto|cma|none", &core_config.single_copy, AT_INIT,
      "rendezvous copy: cma (process_vm_readv), none (pipelined through cells), auto (cma when "
      "the kernel allows it)"},
-    {"NODEMPI_WAIT", CONFIG_CHOICE, "auto", "auto|spin|yield|block", &core_config.wait,
+    {"NODEMPI_WAIT", CONFIG_CHOICE, "auto", "auto|spin|yield|block", &core_config.wait, AT_INIT,
      "how blocked ranks wait: auto spins when ranks <= cores, else yields then sleeps"},
-    {"NODEMPI_EAGER_LIMIT", CONFIG_SIZE, "4096", NULL, &core_config.eager_limit,
+    {"NODEMPI_EAGER_LIMIT", CONFIG_SIZE, "4096", NULL, &core_config.eager_limit, LOCAL,
      "largest message sent eagerly through the ring (seed 000 §4.2: 4 KB)"},
-    {"NODEMPI_CMA_THRESHOLD", CONFIG_SIZE, "16384", NULL, &core_config.cma_threshold,
+    {"NODEMPI_CMA_THRESHOLD", CONFIG_SIZE, "16384", NULL, &core_config.cma_threshold, LOCAL,
      "smallest rendezvous message copied with CMA, for every pair when set; unset, each pair "
      "uses its distance class's threshold (nodempi-info shows them)"},
-    {"NODEMPI_PIPELINE_CHUNK", CONFIG_SIZE, "16k", NULL, &core_config.pipeline_chunk,
+    {"NODEMPI_PIPELINE_CHUNK", CONFIG_SIZE, "16k", NULL, &core_config.pipeline_chunk, AT_INIT,
      "fragment size of the pipelined rendezvous (capped by the largest ring record, and by a "
      "32nd of the cache the pair shares): 16 KiB moved 1.1-1.3x the bytes of 8 KiB (bench/effects)"},
-    {"NODEMPI_SPIN_ROUNDS", CONFIG_UNSIGNED, "2000", NULL, &core_config.spin_rounds,
+    {"NODEMPI_SPIN_ROUNDS", CONFIG_UNSIGNED, "2000", NULL, &core_config.spin_rounds, LOCAL,
      "empty progress rounds a waiter spins before yielding"},
-    {"NODEMPI_YIELD_ROUNDS", CONFIG_UNSIGNED, "50", NULL, &core_config.yield_rounds,
+    {"NODEMPI_YIELD_ROUNDS", CONFIG_UNSIGNED, "50", NULL, &core_config.yield_rounds, LOCAL,
      "yields before a waiter sleeps on its futex (block, or auto when oversubscribed)"},
-    {"NODEMPI_QUEUE", CONFIG_CHOICE, "auto", "auto|pair|orq|cor|hybrid", &core_config.queue,
+    {"NODEMPI_QUEUE", CONFIG_CHOICE, "auto", "auto|pair|orq|cor|hybrid", &core_config.queue, AT_INIT,
      "queue design (docs/queues.md): pair rings, one receiving queue (orq), pair rings polled "
      "only where expected (cor), inbox + busy-pair rings + doorbells (hybrid); auto: by ranks"},
     /* Collective algorithms (src/coll/select.c): auto = the selection table decides. */
     {"NODEMPI_COLL_BARRIER", CONFIG_CHOICE, "auto", COLL_BARRIER_CHOICES,
-     &core_config.coll_algorithm[0], "barrier algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[0], ALL_EQUAL, "barrier algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_BCAST", CONFIG_CHOICE, "auto", COLL_BCAST_CHOICES,
-     &core_config.coll_algorithm[1], "bcast algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[1], ALL_EQUAL, "bcast algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_REDUCE", CONFIG_CHOICE, "auto", COLL_REDUCE_CHOICES,
-     &core_config.coll_algorithm[2], "reduce algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[2], ALL_EQUAL, "reduce algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_ALLREDUCE", CONFIG_CHOICE, "auto", COLL_ALLREDUCE_CHOICES,
-     &core_config.coll_algorithm[3], "allreduce algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[3], ALL_EQUAL, "allreduce algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_GATHER", CONFIG_CHOICE, "auto", COLL_GATHER_CHOICES,
-     &core_config.coll_algorithm[4], "gather algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[4], ALL_EQUAL, "gather algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_GATHERV", CONFIG_CHOICE, "auto", COLL_GATHERV_CHOICES,
-     &core_config.coll_algorithm[5], "gatherv algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[5], ALL_EQUAL, "gatherv algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_SCATTER", CONFIG_CHOICE, "auto", COLL_SCATTER_CHOICES,
-     &core_config.coll_algorithm[6], "scatter algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[6], ALL_EQUAL, "scatter algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_SCATTERV", CONFIG_CHOICE, "auto", COLL_SCATTERV_CHOICES,
-     &core_config.coll_algorithm[7], "scatterv algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[7], ALL_EQUAL, "scatterv algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_ALLGATHER", CONFIG_CHOICE, "auto", COLL_ALLGATHER_CHOICES,
-     &core_config.coll_algorithm[8], "allgather algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[8], ALL_EQUAL, "allgather algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_ALLGATHERV", CONFIG_CHOICE, "auto", COLL_ALLGATHERV_CHOICES,
-     &core_config.coll_algorithm[9], "allgatherv algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[9], ALL_EQUAL, "allgatherv algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_ALLTOALL", CONFIG_CHOICE, "auto", COLL_ALLTOALL_CHOICES,
-     &core_config.coll_algorithm[10], "alltoall algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[10], ALL_EQUAL, "alltoall algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_ALLTOALLV", CONFIG_CHOICE, "auto", COLL_ALLTOALLV_CHOICES,
-     &core_config.coll_algorithm[11], "alltoallv algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[11], ALL_EQUAL, "alltoallv algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_ALLTOALLW", CONFIG_CHOICE, "auto", COLL_ALLTOALLW_CHOICES,
-     &core_config.coll_algorithm[12], "alltoallw algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[12], ALL_EQUAL, "alltoallw algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_REDUCE_SCATTER", CONFIG_CHOICE, "auto", COLL_REDUCE_SCATTER_CHOICES,
-     &core_config.coll_algorithm[13], "reduce_scatter algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[13], ALL_EQUAL, "reduce_scatter algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_REDUCE_SCATTER_BLOCK", CONFIG_CHOICE, "auto", COLL_REDUCE_SCATTER_BLOCK_CHOICES,
-     &core_config.coll_algorithm[14], "reduce_scatter_block algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[14], ALL_EQUAL, "reduce_scatter_block algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_SCAN", CONFIG_CHOICE, "auto", COLL_SCAN_CHOICES,
-     &core_config.coll_algorithm[15], "scan algorithm (auto: by message size and ranks)"},
+     &core_config.coll_algorithm[15], ALL_EQUAL, "scan algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_EXSCAN", CONFIG_CHOICE, "auto", COLL_EXSCAN_CHOICES,
-     &core_config.coll_algorithm[16], "exscan algorithm (auto: by message size and ranks)"},
-    {"NODEMPI_STREAM_COPY", CONFIG_CHOICE, "off", "auto|on|off", &core_config.stream_copy,
+     &core_config.coll_algorithm[16], ALL_EQUAL, "exscan algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_STREAM_COPY", CONFIG_CHOICE, "off", "auto|on|off", &core_config.stream_copy, AT_INIT,
      "write large ring fragments with streaming stores: auto = for pairs on different CPUs. "
      "Off by default: through the library's own pipeline they moved 0.55-0.95x the bytes of "
      "memcpy here (vCPUs close / far; nodempi-probe's ring model had said 7-8x faster)"},
-    {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox,
+    {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox, AT_INIT,
      "records of up to 64 bytes (messages, protocol replies) go through 8 fixed cells per pair "
      "instead of the pair ring: auto = on in the pair and cor queue designs (the only ones that "
      "use it; on = the same)"},
-    {"NODEMPI_RECV_IN_PLACE", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.recv_in_place,
+    {"NODEMPI_RECV_IN_PLACE", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.recv_in_place, LOCAL,
      "a blocking MPI_Recv from one source, with nothing posted or unexpected in its "
      "communicator, watches that peer's queues alone and copies an eager message straight "
      "into the buffer: auto = on = when no rank may sleep (not oversubscribed)"},
-    {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy,
+    {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy, AT_INIT,
      "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
      "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
      "= when every rank has a core of its own"},
-    {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min,
+    {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min, LOCAL,
      "smallest message the sender helps to copy"},
-    {"NODEMPI_COPY_ADAPT", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.copy_adapt,
+    {"NODEMPI_COPY_ADAPT", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.copy_adapt, AT_INIT,
      "the receiver of a rendezvous message of 8 KiB - 1 MiB picks single copy or pipeline by "
      "what its recent receives from that peer of that size class took (the loser is retried "
      "every 50 ms or more), except in exchanges (it sends to that peer too), which keep the "
      "fixed threshold; blocking reductions pipeline (coll/copy_choice.c): auto = on unless "
      "NODEMPI_CMA_THRESHOLD or NODEMPI_SINGLE_COPY is set"},
-    {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew,
+    {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew, LOCAL,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
      "pair's eager limit"},
-    {"NODEMPI_SKEW_EAGER_LIMIT", CONFIG_SIZE, "256k", NULL, &core_config.skew_eager_limit,
+    {"NODEMPI_SKEW_EAGER_LIMIT", CONFIG_SIZE, "256k", NULL, &core_config.skew_eager_limit, LOCAL,
      "a pair's eager limit while its receiver lags (messages up to it never wait for a match)"},
-    {"NODEMPI_PROFILE", CONFIG_STRING, "", NULL, &core_config.profile,
+    {"NODEMPI_PROFILE", CONFIG_STRING, "", NULL, &core_config.profile, AT_INIT,
      "hardware profile written by nodempi-probe (per-class single-copy thresholds); default "
      "$XDG_CACHE_HOME or ~/.cache/nodempi/profile-<host>.txt (src/topo/profile.h)"},
 };
@@ -148,7 +150,7 @@ static int parse_choice(const char *text, const char *choices, int *out)
     return -1;
 }
 
-static int apply(const struct config_entry *e, const char *text)
+static int apply(const struct core_config_entry *e, const char *text)
 {
     switch (e->kind) {
     case CONFIG_SIZE:
@@ -170,11 +172,19 @@ static int apply(const struct config_entry *e, const char *text)
     return -1;
 }
 
+#define CONFIG_COUNT (sizeof(config_table) / sizeof(config_table[0]))
+
+/* Entries a tool has written (MPI_T_cvar_write): they count as explicitly set. */
+static unsigned char written[CONFIG_COUNT];
+static int loaded;
+
 int core_config_load(void)
 {
     int rc = MPI_SUCCESS;
-    for (size_t i = 0; i < sizeof(config_table) / sizeof(config_table[0]); i++) {
-        const struct config_entry *e = &config_table[i];
+    loaded = 1;
+    memset(written, 0, sizeof(written));
+    for (size_t i = 0; i < CONFIG_COUNT; i++) {
+        const struct core_config_entry *e = &config_table[i];
         apply(e, e->default_value);
         const char *text = getenv(e->name);
         if (text && *text && apply(e, text) != 0) {
@@ -188,7 +198,7 @@ int core_config_load(void)
     return rc;
 }
 
-static void print_value(FILE *out, const struct config_entry *e)
+static void print_value(FILE *out, const struct core_config_entry *e)
 {
     switch (e->kind) {
     case CONFIG_SIZE:
@@ -214,18 +224,69 @@ static void print_value(FILE *out, const struct config_entry *e)
     }
 }
 
+int core_config_load_once(void)
+{
+    return loaded ? MPI_SUCCESS : core_config_load();
+}
+
 int core_config_is_set(const char *name)
 {
+    for (size_t i = 0; i < CONFIG_COUNT; i++)
+        if (written[i] && strcmp(config_table[i].name, name) == 0)
+            return 1;
     const char *text = getenv(name);
     return text && *text;
 }
 
+const struct core_config_entry *core_config_table(size_t *count)
+{
+    *count = CONFIG_COUNT;
+    return config_table;
+}
+
+static int choice_count(const char *choices)
+{
+    int n = 1;
+    for (const char *p = choices; *p; p++)
+        n += *p == '|';
+    return n;
+}
+
+int core_config_set(const struct core_config_entry *e, const void *value)
+{
+    switch (e->kind) {
+    case CONFIG_SIZE:
+        *(size_t *)e->target = *(const size_t *)value;
+        break;
+    case CONFIG_UNSIGNED:
+        *(unsigned *)e->target = *(const unsigned *)value;
+        break;
+    case CONFIG_CHOICE: {
+        int index = *(const int *)value;
+        if (index < 0 || index >= choice_count(e->choices))
+            return MPI_ERR_ARG;
+        *(int *)e->target = index;
+        break;
+    }
+    case CONFIG_STRING:
+        return MPI_ERR_ARG; /* only NODEMPI_PROFILE, read at MPI_Init */
+    }
+    written[e - config_table] = 1;
+    return MPI_SUCCESS;
+}
+
 void core_config_print(FILE *out)
 {
-    for (size_t i = 0; i < sizeof(config_table) / sizeof(config_table[0]); i++) {
-        const struct config_entry *e = &config_table[i];
+    static const char *const change_text[] = {
+        [AT_INIT] = "set at MPI_Init",
+        [LOCAL] = "MPI_T writable, per rank",
+        [ALL_EQUAL] = "MPI_T writable, same value on all ranks",
+    };
+    for (size_t i = 0; i < CONFIG_COUNT; i++) {
+        const struct core_config_entry *e = &config_table[i];
         fprintf(out, "%-24s = ", e->name);
         print_value(out, e);
-        fprintf(out, "  (default %s)\n    %s\n", e->default_value, e->meaning);
+        fprintf(out, "  (default %s; %s)\n    %s\n", e->default_value, change_text[e->change],
+                e->meaning);
     }
 }

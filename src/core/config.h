@@ -39,11 +39,40 @@ struct core_config {
 
 extern struct core_config core_config;
 
+/* One tunable as the table holds it (also read by the MPI_T control variables, src/mpi/mpit.c). */
+enum core_config_kind { CORE_CONFIG_SIZE, CORE_CONFIG_UNSIGNED, CORE_CONFIG_CHOICE,
+                        CORE_CONFIG_STRING };
+/* When a value may change: at MPI_Init only (read from the environment), or at run time through
+ * MPI_T_cvar_write, by one rank alone (each rank's choice works with any of its peers') or by
+ * all ranks together with the same value (collective algorithms: every rank must pick the same). */
+enum core_config_change { CORE_CONFIG_AT_INIT, CORE_CONFIG_RUNTIME_LOCAL,
+                          CORE_CONFIG_RUNTIME_ALL_EQUAL };
+
+struct core_config_entry {
+    const char *name;
+    enum core_config_kind kind;
+    const char *default_value;
+    const char *choices;       /* CORE_CONFIG_CHOICE: '|'-separated, index = enum value */
+    void *target;
+    enum core_config_change change;
+    const char *meaning;
+};
+
+/* The table: *count entries. */
+const struct core_config_entry *core_config_table(size_t *count);
+/* Set a run-time tunable from a tool (MPI_T_cvar_write): value is a size_t, an unsigned or an
+ * int choice index as the kind says. MPI_SUCCESS, or MPI_ERR_ARG for a value out of range. The
+ * owner of the setting picks it up (p2p_config_changed, or it reads core_config each time). */
+int core_config_set(const struct core_config_entry *e, const void *value);
+/* core_config_load once per process: MPI_T_init_thread may read the table before MPI_Init, and
+ * a tool's writes made before MPI_Init must survive it. */
+int core_config_load_once(void);
+
 /* Parse the environment into core_config; returns MPI_SUCCESS or MPI_ERR_ARG with a message
  * naming the variable printed to stderr. */
 int core_config_load(void);
-/* 1 when the variable is set in the environment (an explicit choice overrides measured
- * per-pair values such as the topology-aware thresholds). */
+/* 1 when the variable is set in the environment or by a tool (an explicit choice overrides
+ * measured per-pair values such as the topology-aware thresholds). */
 int core_config_is_set(const char *name);
 /* Print every tunable: name, current value, default, meaning. */
 void core_config_print(FILE *out);

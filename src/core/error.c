@@ -161,6 +161,31 @@ int core_error_class_of(int code, int *errclass)
     return MPI_ERR_ARG;
 }
 
+/* The tool interface's classes (MPI_T_ERR_CANNOT_INIT..MPI_T_ERR_PVAR_NO_ATOMIC, in order). */
+static const char *const tool_strings[] = {
+    "MPI_T: the tool interface cannot be initialized",
+    "MPI_T: the variable or function is not accessible now",
+    "MPI_T: the tool interface is not initialized",
+    "MPI_T: not supported",
+    "MPI_T: out of memory",
+    "MPI_T: invalid use of the interface or bad argument",
+    "MPI_T: invalid index",
+    "MPI_T: invalid enumeration item",
+    "MPI_T: invalid performance variable session",
+    "MPI_T: invalid handle",
+    "MPI_T: no variable, category or event of that name",
+    "MPI_T: no more handles",
+    "MPI_T: no more sessions",
+    "MPI_T: the control variable cannot be set now",
+    "MPI_T: the control variable cannot be set (read-only)",
+    "MPI_T: the performance variable cannot be written or reset",
+    "MPI_T: the performance variable cannot be started or stopped",
+    "MPI_T: the performance variable cannot be read and reset atomically",
+};
+_Static_assert(sizeof(tool_strings) / sizeof(tool_strings[0]) ==
+                   MPI_T_ERR_PVAR_NO_ATOMIC - MPI_T_ERR_CANNOT_INIT + 1,
+               "one string per MPI_T error class");
+
 const char *core_error_string(int code)
 {
     if (code >= 0 && code < STANDARD_CLASSES)
@@ -169,7 +194,7 @@ const char *core_error_string(int code)
     if (index >= 0 && index < user_code_count && !user_codes[index].removed)
         return user_codes[index].string ? user_codes[index].string : "";
     if (code >= MPI_T_ERR_CANNOT_INIT && code <= MPI_T_ERR_PVAR_NO_ATOMIC)
-        return "MPI tool information interface error";
+        return tool_strings[code - MPI_T_ERR_CANNOT_INIT];
     return NULL;
 }
 

@@ -84,7 +84,7 @@ static int transport_start(void)
     nodempi.pid = getpid();
     /* Every call is made by one thread at a time: no lock is needed on any path. */
     nodempi.thread_level = MPI_THREAD_SERIALIZED;
-    core_config_load();
+    core_config_load_once();
     if (gethostname(nodempi.processor_name, sizeof(nodempi.processor_name) - 1) != 0)
         strcpy(nodempi.processor_name, "localhost");
     int rc = attach_job();

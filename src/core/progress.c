@@ -86,6 +86,7 @@ static void sleep_on_futex(void)
     struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
     /* relaxed: the count is a hint for spinners (awake_ranks_fit) */
     atomic_fetch_add_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
+    nodempi.futex_sleeps++;
     uint32_t seen = shm_wake_prepare_sleep(me);
     if (!core_progress())
         shm_wake_sleep(me, seen, 50L * 1000 * 1000);

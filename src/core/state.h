@@ -31,6 +31,8 @@ struct nodempi_state {
     void *bsend_buffer;          /* MPI_Buffer_attach */
     size_t bsend_size;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
+    unsigned long long futex_sleeps; /* waits that slept on the futex (an MPI_T counter) */
+    int tool_users;              /* MPI_T_init_thread calls not yet finalized (src/mpi/mpit.c) */
 };
 
 extern struct nodempi_state nodempi;

@@ -85,6 +85,8 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
         .src = request->comm->rank,
         .request = request,
     };
+    p2p.sent[P2P_SENT_EAGER_LONG]++;
+    p2p.sent_bytes += send.total;
     if (dt_is_contiguous(request->type, request->count)) {
         send.data = (const char *)request->buf + request->type->true_lb;
     } else {

@@ -13,6 +13,7 @@
 
 #include "core/request.h"
 #include "p2p/adapt.h"
+#include "p2p/p2p.h"
 #include "p2p/policy.h"
 #include "p2p/queue.h"
 #include "shm/fastbox.h"
@@ -193,6 +194,8 @@ struct p2p_state {
     uint64_t free_copy_slots;    /* bit i: my copy slot i is free */
     int split_pending;           /* receives waiting for a sender's last split-copy chunks */
     struct p2p_peer *peers;
+    uint64_t sent[P2P_SENT_KINDS]; /* messages sent, by protocol (p2p.h) */
+    uint64_t sent_bytes;
     int pending_peers;           /* peers with a non-empty outgoing queue */
     struct p2p_match_queues *queues; /* open-addressing table by context */
     size_t queues_capacity;

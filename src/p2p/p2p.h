@@ -65,6 +65,29 @@ int p2p_progress(void);
  * MPI_Finalize; progresses until the outgoing queues are empty. */
 void p2p_flush(void);
 
+/* Counters for the tool interface (MPI_T performance variables, src/mpi/mpit.c): messages this
+ * process started sending, by how they travel, and their bytes. Plain per-process increments on
+ * the send paths; they never go back to zero while the process lives. */
+enum p2p_sent_kind {
+    P2P_SENT_EAGER,        /* one record in the pair's ring (or the orq/hybrid inbox) */
+    P2P_SENT_FASTBOX,      /* one record in the pair's fastbox cells */
+    P2P_SENT_EAGER_LONG,   /* eager, in several records (above one record's payload) */
+    P2P_SENT_RNDV_CMA,     /* rendezvous, the receiver copies once with process_vm_readv */
+    P2P_SENT_RNDV_PIPELINE, /* rendezvous, fragments through the ring */
+    P2P_SENT_SELF,         /* to oneself (no queue) */
+    P2P_SENT_KINDS
+};
+uint64_t p2p_sent_messages(enum p2p_sent_kind kind);
+uint64_t p2p_sent_bytes(void);
+/* Lengths of the matching queues: one communicator's, given its context id (its point-to-point
+ * and collective contexts), or the whole process's when context < 0. Walks the lists: for
+ * tools, not hot. */
+size_t p2p_unexpected_length(long context);
+size_t p2p_posted_length(long context);
+/* Re-read the run-time tunables (core_config entries marked RUNTIME_LOCAL) after a tool changed
+ * one: eager limit, single-copy threshold, receive in place, skew watch. No-op before p2p_init. */
+void p2p_config_changed(void);
+
 /* Buffered-send support (MPI_Buffer_attach/detach). */
 int p2p_bsend_attach(void *buffer, size_t size);
 int p2p_bsend_detach(void **buffer, size_t *size);

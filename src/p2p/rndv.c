@@ -77,6 +77,8 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
         }
     }
     peer->rndv_sends++;
+    p2p.sent[rec->flags & P2P_RTS_CMA ? P2P_SENT_RNDV_CMA : P2P_SENT_RNDV_PIPELINE]++;
+    p2p.sent_bytes += size;
     rec->kind = P2P_RECORD_RTS;
     rec->tag = request->tag;
     rec->context = request->context;

@@ -50,6 +50,9 @@ static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
     rec->src = src;
     rec->size = size;
     p2p_publish(peer, rec);
+    /* MPI_T counters: plain increments, this process's alone */
+    p2p.sent[shm_fastbox_owns(&peer->to_fb, rec) ? P2P_SENT_FASTBOX : P2P_SENT_EAGER]++;
+    p2p.sent_bytes += size;
     return 1;
 }
 
@@ -180,6 +183,8 @@ void p2p_self_send(struct core_request *request)
     u->context = request->context;
     u->size = size;
     u->self_send = request;
+    p2p.sent[P2P_SENT_SELF]++;
+    p2p.sent_bytes += size;
     if (recv) {
         p2p_recv_matched_unexpected(recv, u);
         return;

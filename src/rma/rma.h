@@ -120,6 +120,8 @@ int rma_win_detach(struct rma_win *win, const void *base);
  * collective: it waits until nobody accesses the window, then frees everything. */
 int rma_win_free_ready(const struct rma_win *win);
 int rma_win_free(struct rma_win *win);
+/* Windows this process currently holds (an MPI_T level). */
+int rma_open_windows(void);
 /* Size and displacement unit of a target's window memory (for error messages). */
 void rma_win_target_extent(const struct rma_win *win, int target, MPI_Aint *size,
                            MPI_Aint *disp_unit);

@@ -58,8 +58,17 @@ static void compute_layout(int p, int dynamic, size_t data_bytes, struct layout 
     l->total = round_up(l->data + data_bytes, page);
 }
 
+/* Windows this process holds (win_new to win_destroy): an MPI_T level (src/mpi/mpit.c). */
+static int open_windows;
+
+int rma_open_windows(void)
+{
+    return open_windows;
+}
+
 static void win_destroy(struct rma_win *win)
 {
+    open_windows--;
     if (win->shm)
         munmap(win->shm, win->shm_bytes);
     if (win->comm)
@@ -86,6 +95,7 @@ static int win_new(struct core_comm *comm, int flavor, struct core_info *info,
     struct rma_win *win = calloc(1, sizeof(*win));
     if (!win)
         return MPI_ERR_NO_MEM;
+    open_windows++;
     win->magic = RMA_WIN_MAGIC;
     win->flavor = flavor;
     win->errhandler = core_errhandler_predefined(CORE_ERRHANDLER_FATAL);

@@ -60,6 +60,23 @@ typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 typedef int MPI_Datarep_extent_function(MPI_Datatype datatype, MPI_Aint *extent, void *extra_state);
 typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype, int count, void *filebuf, MPI_Offset position, void *extra_state);
 typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position, void *extra_state);
+
+/* Tool information interface event types. The constants table (shared/reference) has no rows
+ * for these two enumerations; the values are the ones MPICH, Open MPI and the MPI ABI working
+ * group's header use (0-based, in the standard's order). */
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
+    MPI_T_CB_REQUIRE_THREAD_SAFE = 2,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 3
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED = 0,
+    MPI_T_SOURCE_UNORDERED = 1
+} MPI_T_source_order;
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count, MPI_T_event_registration event_registration, int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 '''
 
 TAIL = r'''
