@@ -77,7 +77,12 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
         }
     }
     peer->rndv_sends++;
-    p2p.sent[rec->flags & P2P_RTS_CMA ? P2P_SENT_RNDV_CMA : P2P_SENT_RNDV_PIPELINE]++;
+    /* MPI_T counters: an RTS that offers single copy is counted when the receiver answers (FIN:
+     * single copy, CTS: it chose the pipeline, p2p/adapt.c) */
+    if (!(rec->flags & P2P_RTS_CMA)) {
+        request->p2p.state = P2P_PROTOCOL_RNDV_PIPELINE;
+        p2p.sent[P2P_SENT_RNDV_PIPELINE]++;
+    }
     p2p.sent_bytes += size;
     rec->kind = P2P_RECORD_RTS;
     rec->tag = request->tag;
@@ -99,6 +104,7 @@ static void send_done(struct core_request *request)
 
 void p2p_rndv_on_fin(const struct p2p_cookies *cookies)
 {
+    p2p.sent[P2P_SENT_RNDV_CMA]++;
     send_done((struct core_request *)(uintptr_t)cookies->sender_cookie);
 }
 
@@ -144,9 +150,10 @@ int p2p_copy_choice_applies(void)
     return p2p.copy_adapt && p2p.cma;
 }
 
-/* The receiver's choice for a message whose sender offered both copies (adapt.c): a running
- * blocking collective's hint (coll/copy_choice.c); else, when we are not sending to that peer
- * ourselves, what this pair's recent receives of this size found faster (timed from here to
+/* The receiver's choice for a message of 8 KiB - 1 MiB whose sender offered both copies
+ * (adapt.c): a running blocking collective's fixed-threshold hint (coll/copy_choice.c; its
+ * pipeline hint is applied by the caller at every size); else, when we are not sending to that
+ * peer ourselves, what this pair's recent receives of this size found faster (timed from here to
  * p2p_complete_recv); else, in an exchange, where each side's receive time depends on the
  * other's choice and neither sees the whole, the fixed threshold. */
 static int choose_pull(struct core_request *request, int world_src, size_t bytes)
@@ -154,10 +161,7 @@ static int choose_pull(struct core_request *request, int world_src, size_t bytes
     struct p2p_peer *peer = &p2p.peers[world_src];
     enum p2p_protocol planned =
         bytes >= peer->cma_threshold ? P2P_PROTOCOL_RNDV_CMA : P2P_PROTOCOL_RNDV_PIPELINE;
-    if (p2p.copy_hint == P2P_COPY_HINT_PIPELINE)
-        return 0;
-    if (p2p.copy_hint == P2P_COPY_HINT_STATIC || peer->rndv_sends > 0 ||
-        !p2p_adapt_applies(bytes))
+    if (p2p.copy_hint == P2P_COPY_HINT_STATIC || peer->rndv_sends > 0)
         return planned == P2P_PROTOCOL_RNDV_CMA;
     request->p2p.state = p2p_adapt_choose(&peer->adapt, bytes, planned);
     request->p2p.world_peer = world_src;
@@ -173,7 +177,9 @@ void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_
     struct p2p_cookies cookies = {rts->sender_cookie, (uint64_t)(uintptr_t)request};
     int pulled = 0;
     int pull = bytes > 0 && rts->niov > 0 && p2p.cma;
-    if (pull && p2p.copy_adapt && bytes >= P2P_ADAPT_MIN_BYTES)
+    if (pull && p2p.copy_adapt && p2p.copy_hint == P2P_COPY_HINT_PIPELINE)
+        pull = 0;
+    else if (pull && p2p.copy_adapt && p2p_adapt_applies(size))
         pull = choose_pull(request, world_src, bytes);
     if (pull && p2p_split_receive(request, src, tag, world_src, size, rts, bytes))
         return; /* completes and answers FIN in split.c */
@@ -199,6 +205,8 @@ void p2p_rndv_receive(struct core_request *request, int src, int tag, int world_
 void p2p_rndv_on_cts(int world_src, const struct p2p_cookies *cookies)
 {
     struct core_request *request = (struct core_request *)(uintptr_t)cookies->sender_cookie;
+    if (request->p2p.state == P2P_PROTOCOL_RNDV_CMA) /* offered, declined */
+        p2p.sent[P2P_SENT_RNDV_PIPELINE]++;
     request->p2p.peer_cookie = cookies->receiver_cookie;
     request->p2p.offset = 0;
     struct p2p_peer *peer = &p2p.peers[world_src];

@@ -215,7 +215,7 @@ enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, in
     enum p2p_protocol protocol = p2p_choose_protocol(&in);
     /* The receiver picks the copy (p2p/adapt.c): the RTS must let it pull. */
     if (protocol != P2P_PROTOCOL_EAGER && in.cma_usable && p2p.copy_adapt &&
-        in.size >= P2P_ADAPT_MIN_BYTES)
+        p2p_adapt_applies(in.size))
         protocol = P2P_PROTOCOL_RNDV_CMA;
     return protocol;
 }
