@@ -26,7 +26,7 @@ struct p2p_adapt_class {
     uint64_t explore_at;     /* not before this time is the losing protocol tried again */
     int explore_left;        /* messages of the current try still to send with the loser */
     int leader;              /* slot of the protocol in use (0 = CMA, 1 = pipeline) */
-    int samples[2];          /* samples taken, up to adapt.c's WARM_SAMPLES */
+    int samples[2];          /* samples taken, counted up to adapt.c's WARM_SAMPLES + 1 */
 };
 
 struct p2p_adapt {

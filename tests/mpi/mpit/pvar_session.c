@@ -281,18 +281,20 @@ int main(int argc, char **argv)
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
     check_send_counters();
     check_levels();
-    /* Futex sleeps: a rank waiting 100 ms for a message sleeps when told to block. */
+    /* Futex sleeps: a rank waiting 300 ms for a message sleeps when told to block (the
+     * barrier first: a receiver that came late under load found the message there at once). */
     const char *wait = getenv("NODEMPI_WAIT");
     if (wait && strcmp(wait, "block") == 0) {
         MPI_T_pvar_handle sleeps = counter("nodempi_shm_futex_sleeps");
         MPI_T_pvar_start(session, sleeps);
         char byte = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
         if (mt_rank == 0) {
-            mt_sleep(0.1);
+            mt_sleep(0.3);
             MPI_Send(&byte, 1, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
         } else if (mt_rank == 1) {
             MPI_Recv(&byte, 1, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MT_CHECK(value_of(sleeps) > 0, "no futex sleep in a 100 ms wait");
+            MT_CHECK(value_of(sleeps) > 0, "no futex sleep in a 300 ms wait");
         }
     }
     /* MPI_T_finalize frees the session and its handles. */
