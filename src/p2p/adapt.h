@@ -27,6 +27,7 @@ struct p2p_adapt_class {
     int explore_left;        /* messages of the current try still to send with the loser */
     int leader;              /* slot of the protocol in use (0 = CMA, 1 = pipeline) */
     int samples[2];          /* samples taken, counted up to adapt.c's WARM_SAMPLES + 1 */
+    unsigned uses;           /* choices made for the leader (one in TIME_EVERY is timed) */
 };
 
 struct p2p_adapt {
@@ -41,8 +42,10 @@ static inline int p2p_adapt_applies(size_t size)
 }
 
 /* The copy to use for a matched rendezvous message of size bytes that the static threshold
- * would move with planned (CMA or pipeline). */
-enum p2p_protocol p2p_adapt_choose(struct p2p_adapt *a, size_t size, enum p2p_protocol planned);
+ * would move with planned (CMA or pipeline); *started is the time to record it from, or 0
+ * when this transfer is not timed. */
+enum p2p_protocol p2p_adapt_choose(struct p2p_adapt *a, size_t size, enum p2p_protocol planned,
+                                   uint64_t *started);
 
 /* A rendezvous receive of size bytes by protocol used took elapsed_ns from match to completion. */
 void p2p_adapt_record(struct p2p_adapt *a, size_t size, enum p2p_protocol used,

@@ -163,9 +163,8 @@ static int choose_pull(struct core_request *request, int world_src, size_t bytes
         bytes >= peer->cma_threshold ? P2P_PROTOCOL_RNDV_CMA : P2P_PROTOCOL_RNDV_PIPELINE;
     if (p2p.copy_hint == P2P_COPY_HINT_STATIC || peer->rndv_sends > 0)
         return planned == P2P_PROTOCOL_RNDV_CMA;
-    request->p2p.state = p2p_adapt_choose(&peer->adapt, bytes, planned);
+    request->p2p.state = p2p_adapt_choose(&peer->adapt, bytes, planned, &request->p2p.matched_at);
     request->p2p.world_peer = world_src;
-    request->p2p.matched_at = p2p_adapt_now_ns();
     return request->p2p.state == P2P_PROTOCOL_RNDV_CMA;
 }
 
