@@ -237,6 +237,8 @@ static int drain_ring(int src)
     if (!rec)
         return 0;
     do {
+        if (in_fastbox)
+            shm_fastbox_prefetch_next(&peer->from_fb);
         p2p_handle_record(src, rec);
         shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
     } while ((rec = shm_pair_peek(&peer->from_peer, &peer->from_fb, &in_fastbox)));

@@ -108,6 +108,17 @@ static inline struct shm_record *shm_fastbox_peek(const struct shm_fastbox *fb)
                                                                                     : NULL;
 }
 
+/* Consumer, while handling the current cell: start fetching the next two, so that a stream of
+ * small messages waits for one line transfer per few messages, not per message (the stamp
+ * load of the next cell was where a 64-message window of 8 B spent its time). In a ping-pong
+ * the next cell is not written yet and the line comes back unchanged; the producer's later
+ * write takes it from us as it would have anyway. */
+static inline void shm_fastbox_prefetch_next(const struct shm_fastbox *fb)
+{
+    __builtin_prefetch(shm_fastbox_cell(fb, fb->count + 1), 0, 3);
+    __builtin_prefetch(shm_fastbox_cell(fb, fb->count + 2), 0, 3);
+}
+
 static inline void shm_fastbox_release(struct shm_fastbox *fb)
 {
     fb->count++;
