@@ -39,6 +39,15 @@ static int user_tag(int tag)
 static struct core_context_map context_map;
 static int context_map_ready;
 
+/* Reservation. An agreement offers the pairs it sends from the moment it sends them until it
+ * has taken the one it agreed on: meanwhile no other agreement on this process may offer them,
+ * or two communicators could end up on one pair here. A blocking constructor holds its offer
+ * for its whole run (the waits inside it progress the nonblocking agreements, which may start
+ * a new round then); a nonblocking one (comm_idup.c) for one round. Offers are disjoint: each
+ * is taken from the pairs free and not reserved, and reserved at once. */
+static uint64_t context_reserved[CORE_CONTEXT_WORDS];
+static uint64_t blocking_held[CORE_CONTEXT_WORDS]; /* the blocking constructor running now */
+
 void core_context_map_init(struct core_context_map *map)
 {
     memset(map->free_bits, 0xff, sizeof(map->free_bits));
@@ -83,6 +92,43 @@ static struct core_context_map *my_map(void)
     return &context_map;
 }
 
+void core_context_offerable(uint64_t *mask)
+{
+    const uint64_t *free_bits = my_map()->free_bits;
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        mask[w] = free_bits[w] & ~context_reserved[w];
+}
+
+void core_context_reserve(const uint64_t *mask)
+{
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        context_reserved[w] |= mask[w];
+}
+
+void core_context_unreserve(const uint64_t *mask)
+{
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        context_reserved[w] &= ~mask[w];
+}
+
+/* The offer of the blocking constructor running now: everything offerable, held until
+ * blocking_end. */
+static void blocking_offer(uint64_t *offer)
+{
+    core_context_offerable(offer);
+    core_context_reserve(offer);
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        blocking_held[w] |= offer[w];
+}
+
+/* A blocking constructor returns: its pair is taken (or none is), its offer is released. */
+static int blocking_end(int rc)
+{
+    core_context_unreserve(blocking_held);
+    memset(blocking_held, 0, sizeof(blocking_held));
+    return rc;
+}
+
 /* ---- agreement helpers -------------------------------------------------------------------- */
 
 static struct dt_type *byte_type(void)
@@ -90,11 +136,13 @@ static struct dt_type *byte_type(void)
     return dt_from_handle(MPI_BYTE);
 }
 
-/* Common free pairs of an intracommunicator's members: *mask = AND of everyone's map. */
+/* Common free pairs of an intracommunicator's members: *mask = AND of everyone's offer. */
 static int agree_intra(struct core_comm *comm, uint64_t *mask)
 {
-    return coll_allreduce(my_map()->free_bits, mask, CORE_CONTEXT_WORDS,
-                          dt_from_handle(MPI_UINT64_T), coll_op_from_handle(MPI_BAND), comm);
+    uint64_t offer[CORE_CONTEXT_WORDS];
+    blocking_offer(offer);
+    return coll_allreduce(offer, mask, CORE_CONTEXT_WORDS, dt_from_handle(MPI_UINT64_T),
+                          coll_op_from_handle(MPI_BAND), comm);
 }
 
 /* Pick n pairs from an agreed mask. */
@@ -245,7 +293,27 @@ static int dup_extras(struct core_comm *comm, struct core_info *info, struct cor
     return rc;
 }
 
-int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
+int core_comm_dup_on(struct core_comm *comm, const int *pairs, struct core_comm **out)
+{
+    int rc = MPI_SUCCESS;
+    int *ranks = world_ranks_copy(comm->size, comm->world_ranks);
+    struct core_comm *copy = ranks ? comm_new(comm, pairs[0], comm->size, ranks, comm->rank)
+                                   : NULL;
+    if (!copy)
+        return MPI_ERR_NO_MEM;
+    if (comm->is_inter) {
+        int *remote = world_ranks_copy(comm->remote_size, comm->remote_world_ranks);
+        rc = remote ? make_inter(copy, comm->remote_size, remote, pairs[1]) : MPI_ERR_NO_MEM;
+    }
+    if (rc != MPI_SUCCESS) {
+        core_comm_release(copy);
+        return rc;
+    }
+    *out = copy;
+    return MPI_SUCCESS;
+}
+
+static int dup_bare(struct core_comm *comm, struct core_comm **out)
 {
     uint64_t mask[CORE_CONTEXT_WORDS];
     int pairs[2];
@@ -262,21 +330,12 @@ int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
         rc = pick_pairs(mask, comm->is_inter ? 2 : 1, pairs);
     if (rc != MPI_SUCCESS)
         return rc;
-    int *ranks = world_ranks_copy(comm->size, comm->world_ranks);
-    struct core_comm *copy = ranks ? comm_new(comm, pairs[0], comm->size, ranks, comm->rank)
-                                   : NULL;
-    if (!copy)
-        return MPI_ERR_NO_MEM;
-    if (comm->is_inter) {
-        int *remote = world_ranks_copy(comm->remote_size, comm->remote_world_ranks);
-        rc = remote ? make_inter(copy, comm->remote_size, remote, pairs[1]) : MPI_ERR_NO_MEM;
-    }
-    if (rc != MPI_SUCCESS) {
-        core_comm_release(copy);
-        return rc;
-    }
-    *out = copy;
-    return MPI_SUCCESS;
+    return core_comm_dup_on(comm, pairs, out);
+}
+
+int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
+{
+    return blocking_end(dup_bare(comm, out));
 }
 
 int core_comm_dup(struct core_comm *comm, struct core_info *info, struct core_comm **out)
@@ -434,8 +493,8 @@ static int split_inter(struct core_comm *inter, int color, int key, struct core_
 int core_comm_split(struct core_comm *comm, int color, int key, struct core_comm **out)
 {
     if (comm->is_inter)
-        return split_inter(comm, color, key, out);
-    return split_intra(comm, color, key, out);
+        return blocking_end(split_inter(comm, color, key, out));
+    return blocking_end(split_intra(comm, color, key, out));
 }
 
 /* The logical index (+1) of the hwloc object of `type` that contains the cores this process
@@ -555,7 +614,7 @@ static int create_inter(struct core_comm *inter, struct core_group *group,
     return MPI_SUCCESS;
 }
 
-int core_comm_create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
+static int create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
 {
     int rc = group_within(group, comm);
     if (rc != MPI_SUCCESS)
@@ -575,6 +634,11 @@ int core_comm_create(struct core_comm *comm, struct core_group *group, struct co
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
+int core_comm_create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
+{
+    return blocking_end(create(comm, group, out));
+}
+
 /* Agreement among the group's members only: group rank 0 collects the maps of the others
  * over comm's collective context (tag derived from the user's), ANDs them, sends the result
  * back. Linear, but create_group is rare and groups on one node are small. */
@@ -584,7 +648,7 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
     struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
     size_t bytes = sizeof(uint64_t) * CORE_CONTEXT_WORDS;
     struct dt_type *byte = byte_type();
-    memcpy(mask, my_map()->free_bits, bytes);
+    blocking_offer(mask);
     if (group->rank != 0) {
         link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
         int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
@@ -614,8 +678,8 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
     return MPI_SUCCESS;
 }
 
-int core_comm_create_group(struct core_comm *comm, struct core_group *group, int tag,
-                           struct core_comm **out)
+static int create_group(struct core_comm *comm, struct core_group *group, int tag,
+                        struct core_comm **out)
 {
     *out = NULL;
     int rc = group_within(group, comm);
@@ -633,11 +697,17 @@ int core_comm_create_group(struct core_comm *comm, struct core_group *group, int
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
+int core_comm_create_group(struct core_comm *comm, struct core_group *group, int tag,
+                           struct core_comm **out)
+{
+    return blocking_end(create_group(comm, group, tag, out));
+}
+
 /* ---- intercommunicators ------------------------------------------------------------------- */
 
-int core_intercomm_create(struct core_comm *local_comm, int local_leader,
-                          struct core_comm *peer_comm, int remote_leader, int tag,
-                          struct core_comm **out)
+static int intercomm_create(struct core_comm *local_comm, int local_leader,
+                            struct core_comm *peer_comm, int remote_leader, int tag,
+                            struct core_comm **out)
 {
     struct leader_link link = {peer_comm, 0, remote_leader, user_tag(tag)};
     if (peer_comm) /* significant at the leader only */
@@ -683,7 +753,14 @@ int core_intercomm_create(struct core_comm *local_comm, int local_leader,
     return MPI_SUCCESS;
 }
 
-int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
+int core_intercomm_create(struct core_comm *local_comm, int local_leader,
+                          struct core_comm *peer_comm, int remote_leader, int tag,
+                          struct core_comm **out)
+{
+    return blocking_end(intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, out));
+}
+
+static int intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
 {
     struct core_comm *local = inter->local_comm;
     struct leader_link link = inter_link(inter);
@@ -719,6 +796,11 @@ int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **o
         world[remote_offset + i] = inter->remote_world_ranks[i];
     *out = comm_new(inter, pair, n, world, offset + inter->rank);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
+{
+    return blocking_end(intercomm_merge(inter, high, out));
 }
 
 /* ---- compare, free, hints, hooks ---------------------------------------------------------- */
