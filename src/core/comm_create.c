@@ -99,6 +99,11 @@ void core_context_offerable(uint64_t *mask)
         mask[w] = free_bits[w] & ~context_reserved[w];
 }
 
+void core_context_free_mask(uint64_t *mask)
+{
+    memcpy(mask, my_map()->free_bits, sizeof(my_map()->free_bits));
+}
+
 void core_context_reserve(const uint64_t *mask)
 {
     for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
@@ -111,14 +116,25 @@ void core_context_unreserve(const uint64_t *mask)
         context_reserved[w] &= ~mask[w];
 }
 
-/* The offer of the blocking constructor running now: everything offerable, held until
- * blocking_end. */
-static void blocking_offer(uint64_t *offer)
+/* A blocking constructor agrees in two attempts at most, both collective (every member sees
+ * the same result of the first, so all make the second or none). The first offers the lower
+ * half of the map only: the nonblocking agreements (comm_idup.c) work in the upper half, so
+ * neither finds the pairs it wants held by the other. The second, when the lower halves have
+ * too few pairs in common, offers everything this constructor holds or can offer. */
+enum { BLOCKING_ATTEMPTS = 2 };
+
+/* The offer of the blocking constructor running now, held until blocking_end. */
+static void blocking_offer(uint64_t *offer, int attempt)
 {
     core_context_offerable(offer);
-    core_context_reserve(offer);
-    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++) {
+        if (attempt == 0 && w >= CORE_CONTEXT_WORDS / 2)
+            offer[w] = 0;
+        else if (attempt > 0)
+            offer[w] |= blocking_held[w];
         blocking_held[w] |= offer[w];
+    }
+    core_context_reserve(offer);
 }
 
 /* A blocking constructor returns: its pair is taken (or none is), its offer is released. */
@@ -136,11 +152,11 @@ static struct dt_type *byte_type(void)
     return dt_from_handle(MPI_BYTE);
 }
 
-/* Common free pairs of an intracommunicator's members: *mask = AND of everyone's offer. */
-static int agree_intra(struct core_comm *comm, uint64_t *mask)
+/* *mask = AND of the offers of comm's members (one attempt). */
+static int allreduce_offer(struct core_comm *comm, int attempt, uint64_t *mask)
 {
     uint64_t offer[CORE_CONTEXT_WORDS];
-    blocking_offer(offer);
+    blocking_offer(offer, attempt);
     return coll_allreduce(offer, mask, CORE_CONTEXT_WORDS, dt_from_handle(MPI_UINT64_T),
                           coll_op_from_handle(MPI_BAND), comm);
 }
@@ -149,6 +165,24 @@ static int agree_intra(struct core_comm *comm, uint64_t *mask)
 static int pick_pairs(const uint64_t *mask, int n, int *pairs)
 {
     return core_context_lowest(mask, n, pairs) == n ? MPI_SUCCESS : MPI_ERR_INTERN;
+}
+
+static int enough(const uint64_t *mask, int need)
+{
+    int pairs[2];
+    return core_context_lowest(mask, need, pairs) == need;
+}
+
+/* Common free pairs of an intracommunicator's members, `need` of them if possible. */
+static int agree_intra(struct core_comm *comm, int need, uint64_t *mask)
+{
+    int rc = MPI_SUCCESS;
+    for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
+        rc = allreduce_offer(comm, attempt, mask);
+        if (rc == MPI_SUCCESS && enough(mask, need))
+            break;
+    }
+    return rc;
 }
 
 /* How two group leaders reach each other: a communicator, context, peer rank and tag. */
@@ -194,20 +228,26 @@ struct inter_header {
 /* Agreement across two groups: local AND, leaders swap headers (with caller values),
  * *mask = AND over both groups, *theirs = the other side's header. */
 static int agree_inter(struct core_comm *local, int leader, const struct leader_link *link,
-                       const int32_t values[4], uint64_t *mask, struct inter_header *theirs)
+                       const int32_t values[4], int need, uint64_t *mask,
+                       struct inter_header *theirs)
 {
-    struct inter_header mine;
-    memset(&mine, 0, sizeof(mine));
-    int rc = agree_intra(local, mine.mask);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    memcpy(mine.values, values, sizeof(mine.values));
-    rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
-        mask[w] = mine.mask[w] & theirs->mask[w];
-    return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
+        struct inter_header mine;
+        memset(&mine, 0, sizeof(mine));
+        rc = allreduce_offer(local, attempt, mine.mask);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        memcpy(mine.values, values, sizeof(mine.values));
+        rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
+        if (rc != MPI_SUCCESS)
+            return rc;
+        for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+            mask[w] = mine.mask[w] & theirs->mask[w];
+        if (enough(mask, need))
+            break;
+    }
+    return rc;
 }
 
 /* The leaders of an existing intercommunicator: local rank 0 on both sides. */
@@ -322,9 +362,9 @@ static int dup_bare(struct core_comm *comm, struct core_comm **out)
         struct leader_link link = inter_link(comm);
         struct inter_header theirs;
         int32_t values[4] = {0, 0, 0, 0};
-        rc = agree_inter(comm->local_comm, 0, &link, values, mask, &theirs);
+        rc = agree_inter(comm->local_comm, 0, &link, values, 2, mask, &theirs);
     } else {
-        rc = agree_intra(comm, mask);
+        rc = agree_intra(comm, 1, mask);
     }
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, comm->is_inter ? 2 : 1, pairs);
@@ -411,7 +451,7 @@ static int split_intra(struct core_comm *comm, int color, int key, struct core_c
     int pair;
     int rc = coll_allgather(mine, 2, int_type, all, 2, int_type, comm);
     if (rc == MPI_SUCCESS)
-        rc = agree_intra(comm, mask);
+        rc = agree_intra(comm, 1, mask);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 1, &pair);
     if (rc != MPI_SUCCESS || color == MPI_UNDEFINED) {
@@ -450,7 +490,7 @@ static int split_inter(struct core_comm *inter, int color, int key, struct core_
                             sizeof(int) * 2 * (size_t)local->size,
                             sizeof(int) * 2 * (size_t)inter->remote_size);
     if (rc == MPI_SUCCESS)
-        rc = agree_inter(local, 0, &link, values, mask, &theirs);
+        rc = agree_inter(local, 0, &link, values, 2, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 2, pairs);
     *out = NULL;
@@ -583,7 +623,7 @@ static int create_inter(struct core_comm *inter, struct core_group *group,
     int32_t values[4] = {group->size, 0, 0, 0};
     int pairs[2];
     *out = NULL;
-    int rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    int rc = agree_inter(local, 0, &link, values, 2, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 2, pairs);
     if (rc != MPI_SUCCESS)
@@ -624,7 +664,7 @@ static int create(struct core_comm *comm, struct core_group *group, struct core_
     uint64_t mask[CORE_CONTEXT_WORDS];
     int pair;
     *out = NULL;
-    rc = agree_intra(comm, mask);
+    rc = agree_intra(comm, 1, mask);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 1, &pair);
     if (rc != MPI_SUCCESS || group->rank == MPI_UNDEFINED)
@@ -639,16 +679,17 @@ int core_comm_create(struct core_comm *comm, struct core_group *group, struct co
     return blocking_end(create(comm, group, out));
 }
 
-/* Agreement among the group's members only: group rank 0 collects the maps of the others
- * over comm's collective context (tag derived from the user's), ANDs them, sends the result
- * back. Linear, but create_group is rare and groups on one node are small. */
-static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
-                       uint64_t *mask)
+/* One attempt of an agreement among the group's members only: group rank 0 collects the
+ * offers of the others over comm's collective context (tag derived from the user's), ANDs
+ * them, sends the result back. Linear, but create_group is rare and groups on one node are
+ * small. */
+static int agree_group_once(struct core_comm *comm, const struct core_group *group, int tag,
+                            int attempt, uint64_t *mask)
 {
     struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
     size_t bytes = sizeof(uint64_t) * CORE_CONTEXT_WORDS;
     struct dt_type *byte = byte_type();
-    blocking_offer(mask);
+    blocking_offer(mask, attempt);
     if (group->rank != 0) {
         link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
         int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
@@ -676,6 +717,18 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
+                       uint64_t *mask)
+{
+    int rc = MPI_SUCCESS;
+    for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
+        rc = agree_group_once(comm, group, tag, attempt, mask);
+        if (rc == MPI_SUCCESS && enough(mask, 1))
+            break;
+    }
+    return rc;
 }
 
 static int create_group(struct core_comm *comm, struct core_group *group, int tag,
@@ -717,7 +770,7 @@ static int intercomm_create(struct core_comm *local_comm, int local_leader,
     int32_t values[4] = {local_comm->size, 0, 0, 0};
     int pairs[2];
     *out = NULL;
-    int rc = agree_inter(local_comm, local_leader, &link, values, mask, &theirs);
+    int rc = agree_inter(local_comm, local_leader, &link, values, 2, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 2, pairs);
     if (rc != MPI_SUCCESS)
@@ -757,7 +810,8 @@ int core_intercomm_create(struct core_comm *local_comm, int local_leader,
                           struct core_comm *peer_comm, int remote_leader, int tag,
                           struct core_comm **out)
 {
-    return blocking_end(intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, out));
+    return blocking_end(
+        intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, out));
 }
 
 static int intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
@@ -769,7 +823,7 @@ static int intercomm_merge(struct core_comm *inter, int high, struct core_comm *
     int first_world = inter->world_ranks ? inter->world_ranks[0] : 0;
     int32_t values[4] = {high ? 1 : 0, first_world, 0, 0};
     int pair;
-    int rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    int rc = agree_inter(local, 0, &link, values, 1, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 1, &pair);
     if (rc != MPI_SUCCESS)

@@ -37,6 +37,7 @@ int core_context_map_is_free(const struct core_context_map *map, int pair);
 /* Reservation (comm_create.c explains it): the pairs free in this process's map and offered by
  * no agreement under way; reserve/unreserve mark and release an offer. */
 void core_context_offerable(uint64_t *mask);
+void core_context_free_mask(uint64_t *mask); /* free, reserved or not */
 void core_context_reserve(const uint64_t *mask);
 void core_context_unreserve(const uint64_t *mask);
 

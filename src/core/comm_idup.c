@@ -1,12 +1,14 @@
 /* comm_idup.c - MPI_Comm_idup(_with_info): the context-id agreement of a dup run as a
  * nonblocking operation under a generic request, so that a member that started it can go on
  * (and wait for members that have not started it yet). Each round, every member offers a part
- * of its free pairs (reserved meanwhile: comm_create.c), the leader of each local group (local
- * rank 0) ANDs the offers, swaps the result with the other group's leader over an
- * intercommunicator and sends the agreed mask back; every member then takes the lowest agreed
- * pairs, or starts another round with a larger offer when too few are left. Attributes (copy
- * callbacks), topology and hints are copied at the call, so no user callback ever runs inside
- * the progress engine; the communicator is built and *newcomm written at completion.
+ * of its free pairs (reserved meanwhile: comm_create.c) and tells its whole free map; the
+ * leader of each local group (local rank 0) ANDs both, swaps the result with the other
+ * group's leader over an intercommunicator and sends it back; every member then takes the
+ * lowest agreed pairs; or starts another round when too few were offered by all but enough
+ * are free in all (pairs held by agreements under way are released soon); or fails with
+ * MPI_ERR_INTERN when too few are free in all. Attributes (copy callbacks), topology and
+ * hints are copied at the call, so no user callback ever runs inside the progress engine;
+ * the communicator is built and *newcomm written at completion.
  * Messages travel on the parent's collective contexts (the local_comm's for an intercomm's
  * local group) with a tag band of their own: one tag per idup of a parent, counted by the
  * parent (MPI orders the idups of one communicator by call order on every member). */
@@ -27,9 +29,19 @@
  * nonnegative tags: 2^28 idups of one communicator before a tag comes round again. */
 enum { TAG_IDUP_BASE = -0x48000000, TAG_IDUP_SPAN = 0x10000000 };
 
-/* Rounds 0-3 offer one 64-pair word of the upper half of the map, a different one per round;
- * the last round offers every pair offerable. */
-enum { IDUP_ROUNDS = 5 };
+/* A round offers at most IDUP_WORD_PAIRS pairs (the lowest offerable) of one or two 64-pair
+ * words of the map, the same words on every member: idups under way at once rarely pick the
+ * same word, and when they do each still gets pairs. The first round picks a word of the
+ * upper half (blocking constructors look in the lower half first: comm_create.c) by hash;
+ * later rounds pick among the words where the last round found pairs free in every member,
+ * preferring the upper half while it has enough, and offer only those pairs. */
+enum { IDUP_WORD_PAIRS = 16 };
+
+/* What a member tells its leader, and the leader the members. */
+struct idup_masks {
+    uint64_t offer[CORE_CONTEXT_WORDS];
+    uint64_t free[CORE_CONTEXT_WORDS];
+};
 
 enum idup_phase {
     IDUP_GATHER, /* leader: the members' offers are coming in */
@@ -43,13 +55,15 @@ struct idup_state {
     MPI_Comm *newcomm;
     int tag;
     uint32_t serial;
-    int round;
+    unsigned round;
+    int need;                            /* pairs: 1, 2 for an intercommunicator */
+    uint64_t common[CORE_CONTEXT_WORDS]; /* free in every member at the last round */
     enum idup_phase phase;
-    int offer_held; /* offer is reserved */
-    uint64_t offer[CORE_CONTEXT_WORDS];
-    uint64_t agreed[CORE_CONTEXT_WORDS];
-    uint64_t outgoing[CORE_CONTEXT_WORDS]; /* leader: stable while its sends are in flight */
-    uint64_t (*incoming)[CORE_CONTEXT_WORDS]; /* leader: [i] from member i, [0] remote leader */
+    int offer_held; /* mine.offer is reserved */
+    struct idup_masks mine;
+    struct idup_masks agreed;
+    struct idup_masks outgoing;  /* leader: stable while its sends are in flight */
+    struct idup_masks *incoming; /* leader: [i] from member i, [0] from the other leader */
     struct core_request **ops;                /* p2p operations of the current step */
     int op_count;
     int ops_orphaned; /* failure left operations in flight: buffers must outlive them */
@@ -60,7 +74,7 @@ struct idup_state {
     struct core_errhandler *errhandler;
 };
 
-enum { MASK_BYTES = sizeof(uint64_t) * CORE_CONTEXT_WORDS };
+enum { HALF = CORE_CONTEXT_WORDS / 2 };
 
 /* ---- rounds --------------------------------------------------------------------------------- */
 
@@ -74,22 +88,50 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-/* This round's offer. The word is the same on every member (it depends on the parent's
- * context, the idup's serial and the round only), differs between idups under way at once
- * (mostly: a clash leaves the second one the pairs the first did not reserve, and a round
- * with too few pairs just moves on), and lies in the upper half of the map, where blocking
- * constructors, which take the lowest agreed pair, rarely reach. */
-static void round_offer(const struct idup_state *s, uint64_t *offer)
+/* Pairs set in mask from word `first` on. */
+static int count_pairs(const uint64_t *mask, int first)
 {
-    core_context_offerable(offer);
-    if (s->round == IDUP_ROUNDS - 1)
-        return;
+    int n = 0;
+    for (int w = first; w < CORE_CONTEXT_WORDS; w++)
+        n += __builtin_popcountll(mask[w]);
+    return n;
+}
+
+/* The round's words (the same on every member: from the parent's context, the idup's serial,
+ * the round and the last round's common free pairs); returns how many (1 or 2). */
+static int round_words(const struct idup_state *s, int *words)
+{
     uint64_t key = (uint64_t)s->parent->context << 32 | s->serial;
     uint64_t h = mix(key + (uint64_t)s->round * UINT64_C(0x9e3779b97f4a7c15));
-    int word = CORE_CONTEXT_WORDS / 2 + (int)(h % (CORE_CONTEXT_WORDS / 2));
-    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
-        if (w != word)
-            offer[w] = 0;
+    if (s->round == 0) {
+        words[0] = HALF + (int)(h % HALF);
+        return 1;
+    }
+    int first = count_pairs(s->common, HALF) >= s->need ? HALF : 0, candidates = 0;
+    for (int w = first; w < CORE_CONTEXT_WORDS; w++)
+        candidates += s->common[w] != 0;
+    int pick = (int)(h % (uint64_t)(candidates > 0 ? candidates : 1)), n = 0;
+    for (int w = first; w < CORE_CONTEXT_WORDS && n < 2; w++) /* the pick and the next one */
+        if (s->common[w] && (n > 0 || pick-- == 0))
+            words[n++] = w;
+    for (int w = first; w < CORE_CONTEXT_WORDS && n == 1 && candidates > 1; w++)
+        if (s->common[w] && w != words[0])
+            words[n++] = w; /* the pick was the last candidate: wrap round */
+    return n;
+}
+
+static void round_offer(const struct idup_state *s, uint64_t *offer)
+{
+    uint64_t offerable[CORE_CONTEXT_WORDS];
+    core_context_offerable(offerable);
+    memset(offer, 0, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    int words[2], n = round_words(s, words);
+    for (int i = 0; i < n; i++) {
+        uint64_t bits = offerable[words[i]] & (s->round ? s->common[words[i]] : ~UINT64_C(0));
+        while (__builtin_popcountll(bits) > IDUP_WORD_PAIRS) /* keep the lowest */
+            bits &= ~(UINT64_C(1) << (63 - __builtin_clzll(bits)));
+        offer[words[i]] = bits;
+    }
 }
 
 /* ---- the step's point-to-point operations --------------------------------------------------- */
@@ -99,14 +141,15 @@ static uint32_t coll_context(const struct core_comm *comm)
     return comm->context + CORE_CONTEXT_COLL_OFFSET;
 }
 
-static int post(struct idup_state *s, int is_send, struct core_comm *comm, int peer, void *mask)
+static int post(struct idup_state *s, int is_send, struct core_comm *comm, int peer,
+                struct idup_masks *masks)
 {
     struct dt_type *byte = dt_from_handle(MPI_BYTE);
     struct core_request **slot = &s->ops[s->op_count];
-    int rc = is_send ? p2p_isend(comm, coll_context(comm), peer, s->tag, mask, MASK_BYTES, byte,
+    MPI_Count bytes = sizeof(struct idup_masks);
+    int rc = is_send ? p2p_isend(comm, coll_context(comm), peer, s->tag, masks, bytes, byte,
                                  CORE_SEND_STANDARD, slot)
-                     : p2p_irecv(comm, coll_context(comm), peer, s->tag, mask, MASK_BYTES, byte,
-                                 slot);
+                     : p2p_irecv(comm, coll_context(comm), peer, s->tag, masks, bytes, byte, slot);
     if (rc == MPI_SUCCESS)
         s->op_count++;
     return rc;
@@ -151,7 +194,7 @@ static void ops_abandon(struct idup_state *s)
 static void release_offer(struct idup_state *s)
 {
     if (s->offer_held)
-        core_context_unreserve(s->offer);
+        core_context_unreserve(s->mine.offer);
     s->offer_held = 0;
 }
 
@@ -170,37 +213,40 @@ static void finish(struct core_request *request, int rc)
  * mask; the leader waits for the members' offers. */
 static int start_round(struct idup_state *s)
 {
-    round_offer(s, s->offer);
-    core_context_reserve(s->offer);
+    round_offer(s, s->mine.offer);
+    core_context_reserve(s->mine.offer);
     s->offer_held = 1;
+    core_context_free_mask(s->mine.free);
     if (s->local->rank != 0) {
         s->phase = IDUP_RESULT;
-        int rc = post(s, 0, s->local, 0, s->agreed);
-        return rc == MPI_SUCCESS ? post(s, 1, s->local, 0, s->offer) : rc;
+        int rc = post(s, 0, s->local, 0, &s->agreed);
+        return rc == MPI_SUCCESS ? post(s, 1, s->local, 0, &s->mine) : rc;
     }
-    memcpy(s->agreed, s->offer, MASK_BYTES);
+    s->agreed = s->mine;
     s->phase = IDUP_GATHER;
     for (int i = 1; i < s->local->size; i++) {
-        int rc = post(s, 0, s->local, i, s->incoming[i]);
+        int rc = post(s, 0, s->local, i, &s->incoming[i]);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
 }
 
-static void and_into(uint64_t *mask, const uint64_t *other)
+static void and_into(struct idup_masks *masks, const struct idup_masks *other)
 {
-    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
-        mask[w] &= other[w];
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++) {
+        masks->offer[w] &= other->offer[w];
+        masks->free[w] &= other->free[w];
+    }
 }
 
-/* Leader: the agreed mask goes to every member of the local group. */
+/* Leader: the agreed masks go to every member of the local group. */
 static int send_result(struct idup_state *s)
 {
-    memcpy(s->outgoing, s->agreed, MASK_BYTES);
+    s->outgoing = s->agreed;
     s->phase = IDUP_RESULT;
     for (int i = 1; i < s->local->size; i++) {
-        int rc = post(s, 1, s->local, i, s->outgoing);
+        int rc = post(s, 1, s->local, i, &s->outgoing);
         if (rc != MPI_SUCCESS)
             return rc;
     }
@@ -228,21 +274,23 @@ static int build(struct core_request *request, const int *pairs)
     return MPI_SUCCESS;
 }
 
-/* Every member holds the agreed mask: take the lowest pairs, or try another round. */
+/* Every member holds the agreed masks (the same ones): take the lowest pairs offered by all,
+ * or try another round while enough pairs are free in all. */
 static int decide(struct core_request *request)
 {
     struct idup_state *s = request->state;
     release_offer(s);
     int pairs[2];
-    int need = s->parent->is_inter ? 2 : 1;
-    if (core_context_lowest(s->agreed, need, pairs) == need) {
+    if (core_context_lowest(s->agreed.offer, s->need, pairs) == s->need) {
         int rc = build(request, pairs);
         finish(request, rc);
         return MPI_SUCCESS;
     }
-    if (++s->round < IDUP_ROUNDS)
-        return start_round(s);
-    return MPI_ERR_INTERN; /* no pair free in every member (too many communicators alive) */
+    if (count_pairs(s->agreed.free, 0) < s->need)
+        return MPI_ERR_INTERN; /* no pair free in every member (too many communicators alive) */
+    memcpy(s->common, s->agreed.free, sizeof(s->common));
+    s->round++;
+    return start_round(s);
 }
 
 /* Advance as far as the finished operations allow. */
@@ -258,19 +306,19 @@ static int advance(struct core_request *request)
         switch (s->phase) {
         case IDUP_GATHER:
             for (int i = 1; i < s->local->size; i++)
-                and_into(s->agreed, s->incoming[i]);
+                and_into(&s->agreed, &s->incoming[i]);
             if (!s->parent->is_inter) {
                 rc = send_result(s);
                 break;
             }
-            memcpy(s->outgoing, s->agreed, MASK_BYTES);
+            s->outgoing = s->agreed;
             s->phase = IDUP_SWAP;
-            rc = post(s, 0, s->parent, 0, s->incoming[0]);
+            rc = post(s, 0, s->parent, 0, &s->incoming[0]);
             if (rc == MPI_SUCCESS)
-                rc = post(s, 1, s->parent, 0, s->outgoing);
+                rc = post(s, 1, s->parent, 0, &s->outgoing);
             break;
         case IDUP_SWAP:
-            and_into(s->agreed, s->incoming[0]);
+            and_into(&s->agreed, &s->incoming[0]);
             rc = send_result(s);
             break;
         case IDUP_RESULT:
@@ -350,6 +398,7 @@ static struct idup_state *state_new(struct core_comm *comm, MPI_Comm *newcomm)
     s->parent = comm;
     s->local = comm->is_inter ? comm->local_comm : comm;
     s->newcomm = newcomm;
+    s->need = comm->is_inter ? 2 : 1;
     s->serial = comm->idup_serial++;
     s->tag = TAG_IDUP_BASE - (int)(s->serial % TAG_IDUP_SPAN);
     int size = s->local->size;
