@@ -26,7 +26,8 @@
 #include "topo/topo.h"
 
 /* Internal tags on collective contexts: fixed ones for leader exchanges on an intercomm, and
- * a band for user tags of MPI_Comm_create_group / MPI_Intercomm_create. */
+ * a band for user tags of MPI_Comm_create_group / MPI_Intercomm_create (comm_idup.c has a
+ * band of its own below this one). */
 enum { TAG_INTER_AGREE = -100, TAG_USER_BASE = -1024 };
 
 static int user_tag(int tag)

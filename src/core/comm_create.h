@@ -17,9 +17,11 @@ struct core_request;
 /* ---- context ids ---------------------------------------------------------------------------
  * Context ids come in pairs (context, context + 1); pair p is context 2p. Each process keeps a
  * bitmap of the pairs it does not use (bit set = free); a new communicator takes the lowest pair
- * free in every member, found by a bitwise-AND allreduce of the bitmaps over the parent. Pairs
- * 0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF. Ids are unique per process, not per job: two
- * communicators with no common member may share one (split gives every color the same id). */
+ * free in every member, found by a bitwise-AND allreduce of the bitmaps over the parent (blocking
+ * constructors look in the lower half of the map first; MPI_Comm_idup offers a few pairs of the
+ * upper half per round: comm_idup.c). Pairs 0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF. Ids
+ * are unique per process, not per job: two communicators with no common member may share one
+ * (split gives every color the same id). */
 enum { CORE_CONTEXT_PAIRS = 8192, CORE_CONTEXT_WORDS = CORE_CONTEXT_PAIRS / 64 };
 
 struct core_context_map {
