@@ -32,6 +32,8 @@ struct core_comm {
     void *coll_private;          /* owned by src/coll */
     struct core_comm *local_comm; /* intercommunicators: the intracomm of my local group */
     void *info_hints;            /* MPI_Comm_set_info: owned by src/core/comm_create.c */
+    uint32_t idup_serial;        /* MPI_Comm_idup calls on it so far: names the tag of each
+                                  * one's agreement (src/core/comm_idup.c) */
     uint64_t session;            /* serial of the session it derives from; 0: none (buffered
                                   * sends use that session's buffer: src/p2p/bsend.c) */
 };

@@ -26,7 +26,8 @@
 #include "topo/topo.h"
 
 /* Internal tags on collective contexts: fixed ones for leader exchanges on an intercomm, and
- * a band for user tags of MPI_Comm_create_group / MPI_Intercomm_create. */
+ * a band for user tags of MPI_Comm_create_group / MPI_Intercomm_create (comm_idup.c has a
+ * band of its own below this one). */
 enum { TAG_INTER_AGREE = -100, TAG_USER_BASE = -1024 };
 
 static int user_tag(int tag)
@@ -38,6 +39,15 @@ static int user_tag(int tag)
 
 static struct core_context_map context_map;
 static int context_map_ready;
+
+/* Reservation. An agreement offers the pairs it sends from the moment it sends them until it
+ * has taken the one it agreed on: meanwhile no other agreement on this process may offer them,
+ * or two communicators could end up on one pair here. A blocking constructor holds its offer
+ * for its whole run (the waits inside it progress the nonblocking agreements, which may start
+ * a new round then); a nonblocking one (comm_idup.c) for one round. Offers are disjoint: each
+ * is taken from the pairs free and not reserved, and reserved at once. */
+static uint64_t context_reserved[CORE_CONTEXT_WORDS];
+static uint64_t blocking_held[CORE_CONTEXT_WORDS]; /* the blocking constructor running now */
 
 void core_context_map_init(struct core_context_map *map)
 {
@@ -83,6 +93,59 @@ static struct core_context_map *my_map(void)
     return &context_map;
 }
 
+void core_context_offerable(uint64_t *mask)
+{
+    const uint64_t *free_bits = my_map()->free_bits;
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        mask[w] = free_bits[w] & ~context_reserved[w];
+}
+
+void core_context_free_mask(uint64_t *mask)
+{
+    memcpy(mask, my_map()->free_bits, sizeof(my_map()->free_bits));
+}
+
+void core_context_reserve(const uint64_t *mask)
+{
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        context_reserved[w] |= mask[w];
+}
+
+void core_context_unreserve(const uint64_t *mask)
+{
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        context_reserved[w] &= ~mask[w];
+}
+
+/* A blocking constructor agrees in two attempts at most, both collective (every member sees
+ * the same result of the first, so all make the second or none). The first offers the lower
+ * half of the map only: the nonblocking agreements (comm_idup.c) work in the upper half, so
+ * neither finds the pairs it wants held by the other. The second, when the lower halves have
+ * too few pairs in common, offers everything this constructor holds or can offer. */
+enum { BLOCKING_ATTEMPTS = 2 };
+
+/* The offer of the blocking constructor running now, held until blocking_end. */
+static void blocking_offer(uint64_t *offer, int attempt)
+{
+    core_context_offerable(offer);
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++) {
+        if (attempt == 0 && w >= CORE_CONTEXT_WORDS / 2)
+            offer[w] = 0;
+        else if (attempt > 0)
+            offer[w] |= blocking_held[w];
+        blocking_held[w] |= offer[w];
+    }
+    core_context_reserve(offer);
+}
+
+/* A blocking constructor returns: its pair is taken (or none is), its offer is released. */
+static int blocking_end(int rc)
+{
+    core_context_unreserve(blocking_held);
+    memset(blocking_held, 0, sizeof(blocking_held));
+    return rc;
+}
+
 /* ---- agreement helpers -------------------------------------------------------------------- */
 
 static struct dt_type *byte_type(void)
@@ -90,17 +153,37 @@ static struct dt_type *byte_type(void)
     return dt_from_handle(MPI_BYTE);
 }
 
-/* Common free pairs of an intracommunicator's members: *mask = AND of everyone's map. */
-static int agree_intra(struct core_comm *comm, uint64_t *mask)
+/* *mask = AND of the offers of comm's members (one attempt). */
+static int allreduce_offer(struct core_comm *comm, int attempt, uint64_t *mask)
 {
-    return coll_allreduce(my_map()->free_bits, mask, CORE_CONTEXT_WORDS,
-                          dt_from_handle(MPI_UINT64_T), coll_op_from_handle(MPI_BAND), comm);
+    uint64_t offer[CORE_CONTEXT_WORDS];
+    blocking_offer(offer, attempt);
+    return coll_allreduce(offer, mask, CORE_CONTEXT_WORDS, dt_from_handle(MPI_UINT64_T),
+                          coll_op_from_handle(MPI_BAND), comm);
 }
 
 /* Pick n pairs from an agreed mask. */
 static int pick_pairs(const uint64_t *mask, int n, int *pairs)
 {
     return core_context_lowest(mask, n, pairs) == n ? MPI_SUCCESS : MPI_ERR_INTERN;
+}
+
+static int enough(const uint64_t *mask, int need)
+{
+    int pairs[2];
+    return core_context_lowest(mask, need, pairs) == need;
+}
+
+/* Common free pairs of an intracommunicator's members, `need` of them if possible. */
+static int agree_intra(struct core_comm *comm, int need, uint64_t *mask)
+{
+    int rc = MPI_SUCCESS;
+    for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
+        rc = allreduce_offer(comm, attempt, mask);
+        if (rc == MPI_SUCCESS && enough(mask, need))
+            break;
+    }
+    return rc;
 }
 
 /* How two group leaders reach each other: a communicator, context, peer rank and tag. */
@@ -146,20 +229,26 @@ struct inter_header {
 /* Agreement across two groups: local AND, leaders swap headers (with caller values),
  * *mask = AND over both groups, *theirs = the other side's header. */
 static int agree_inter(struct core_comm *local, int leader, const struct leader_link *link,
-                       const int32_t values[4], uint64_t *mask, struct inter_header *theirs)
+                       const int32_t values[4], int need, uint64_t *mask,
+                       struct inter_header *theirs)
 {
-    struct inter_header mine;
-    memset(&mine, 0, sizeof(mine));
-    int rc = agree_intra(local, mine.mask);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    memcpy(mine.values, values, sizeof(mine.values));
-    rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
-        mask[w] = mine.mask[w] & theirs->mask[w];
-    return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
+        struct inter_header mine;
+        memset(&mine, 0, sizeof(mine));
+        rc = allreduce_offer(local, attempt, mine.mask);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        memcpy(mine.values, values, sizeof(mine.values));
+        rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
+        if (rc != MPI_SUCCESS)
+            return rc;
+        for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+            mask[w] = mine.mask[w] & theirs->mask[w];
+        if (enough(mask, need))
+            break;
+    }
+    return rc;
 }
 
 /* The leaders of an existing intercommunicator: local rank 0 on both sides. */
@@ -245,23 +334,9 @@ static int dup_extras(struct core_comm *comm, struct core_info *info, struct cor
     return rc;
 }
 
-int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
+int core_comm_dup_on(struct core_comm *comm, const int *pairs, struct core_comm **out)
 {
-    uint64_t mask[CORE_CONTEXT_WORDS];
-    int pairs[2];
-    int rc;
-    if (comm->is_inter) {
-        struct leader_link link = inter_link(comm);
-        struct inter_header theirs;
-        int32_t values[4] = {0, 0, 0, 0};
-        rc = agree_inter(comm->local_comm, 0, &link, values, mask, &theirs);
-    } else {
-        rc = agree_intra(comm, mask);
-    }
-    if (rc == MPI_SUCCESS)
-        rc = pick_pairs(mask, comm->is_inter ? 2 : 1, pairs);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc = MPI_SUCCESS;
     int *ranks = world_ranks_copy(comm->size, comm->world_ranks);
     struct core_comm *copy = ranks ? comm_new(comm, pairs[0], comm->size, ranks, comm->rank)
                                    : NULL;
@@ -277,6 +352,31 @@ int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
     }
     *out = copy;
     return MPI_SUCCESS;
+}
+
+static int dup_bare(struct core_comm *comm, struct core_comm **out)
+{
+    uint64_t mask[CORE_CONTEXT_WORDS];
+    int pairs[2];
+    int rc;
+    if (comm->is_inter) {
+        struct leader_link link = inter_link(comm);
+        struct inter_header theirs;
+        int32_t values[4] = {0, 0, 0, 0};
+        rc = agree_inter(comm->local_comm, 0, &link, values, 2, mask, &theirs);
+    } else {
+        rc = agree_intra(comm, 1, mask);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = pick_pairs(mask, comm->is_inter ? 2 : 1, pairs);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return core_comm_dup_on(comm, pairs, out);
+}
+
+int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out)
+{
+    return blocking_end(dup_bare(comm, out));
 }
 
 int core_comm_dup(struct core_comm *comm, struct core_info *info, struct core_comm **out)
@@ -352,7 +452,7 @@ static int split_intra(struct core_comm *comm, int color, int key, struct core_c
     int pair;
     int rc = coll_allgather(mine, 2, int_type, all, 2, int_type, comm);
     if (rc == MPI_SUCCESS)
-        rc = agree_intra(comm, mask);
+        rc = agree_intra(comm, 1, mask);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 1, &pair);
     if (rc != MPI_SUCCESS || color == MPI_UNDEFINED) {
@@ -391,7 +491,7 @@ static int split_inter(struct core_comm *inter, int color, int key, struct core_
                             sizeof(int) * 2 * (size_t)local->size,
                             sizeof(int) * 2 * (size_t)inter->remote_size);
     if (rc == MPI_SUCCESS)
-        rc = agree_inter(local, 0, &link, values, mask, &theirs);
+        rc = agree_inter(local, 0, &link, values, 2, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 2, pairs);
     *out = NULL;
@@ -434,8 +534,8 @@ static int split_inter(struct core_comm *inter, int color, int key, struct core_
 int core_comm_split(struct core_comm *comm, int color, int key, struct core_comm **out)
 {
     if (comm->is_inter)
-        return split_inter(comm, color, key, out);
-    return split_intra(comm, color, key, out);
+        return blocking_end(split_inter(comm, color, key, out));
+    return blocking_end(split_intra(comm, color, key, out));
 }
 
 /* The logical index (+1) of the hwloc object of `type` that contains the cores this process
@@ -524,7 +624,7 @@ static int create_inter(struct core_comm *inter, struct core_group *group,
     int32_t values[4] = {group->size, 0, 0, 0};
     int pairs[2];
     *out = NULL;
-    int rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    int rc = agree_inter(local, 0, &link, values, 2, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 2, pairs);
     if (rc != MPI_SUCCESS)
@@ -555,7 +655,7 @@ static int create_inter(struct core_comm *inter, struct core_group *group,
     return MPI_SUCCESS;
 }
 
-int core_comm_create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
+static int create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
 {
     int rc = group_within(group, comm);
     if (rc != MPI_SUCCESS)
@@ -565,7 +665,7 @@ int core_comm_create(struct core_comm *comm, struct core_group *group, struct co
     uint64_t mask[CORE_CONTEXT_WORDS];
     int pair;
     *out = NULL;
-    rc = agree_intra(comm, mask);
+    rc = agree_intra(comm, 1, mask);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 1, &pair);
     if (rc != MPI_SUCCESS || group->rank == MPI_UNDEFINED)
@@ -575,16 +675,22 @@ int core_comm_create(struct core_comm *comm, struct core_group *group, struct co
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
-/* Agreement among the group's members only: group rank 0 collects the maps of the others
- * over comm's collective context (tag derived from the user's), ANDs them, sends the result
- * back. Linear, but create_group is rare and groups on one node are small. */
-static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
-                       uint64_t *mask)
+int core_comm_create(struct core_comm *comm, struct core_group *group, struct core_comm **out)
+{
+    return blocking_end(create(comm, group, out));
+}
+
+/* One attempt of an agreement among the group's members only: group rank 0 collects the
+ * offers of the others over comm's collective context (tag derived from the user's), ANDs
+ * them, sends the result back. Linear, but create_group is rare and groups on one node are
+ * small. */
+static int agree_group_once(struct core_comm *comm, const struct core_group *group, int tag,
+                            int attempt, uint64_t *mask)
 {
     struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
     size_t bytes = sizeof(uint64_t) * CORE_CONTEXT_WORDS;
     struct dt_type *byte = byte_type();
-    memcpy(mask, my_map()->free_bits, bytes);
+    blocking_offer(mask, attempt);
     if (group->rank != 0) {
         link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
         int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
@@ -614,8 +720,20 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
     return MPI_SUCCESS;
 }
 
-int core_comm_create_group(struct core_comm *comm, struct core_group *group, int tag,
-                           struct core_comm **out)
+static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
+                       uint64_t *mask)
+{
+    int rc = MPI_SUCCESS;
+    for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
+        rc = agree_group_once(comm, group, tag, attempt, mask);
+        if (rc == MPI_SUCCESS && enough(mask, 1))
+            break;
+    }
+    return rc;
+}
+
+static int create_group(struct core_comm *comm, struct core_group *group, int tag,
+                        struct core_comm **out)
 {
     *out = NULL;
     int rc = group_within(group, comm);
@@ -633,11 +751,17 @@ int core_comm_create_group(struct core_comm *comm, struct core_group *group, int
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
+int core_comm_create_group(struct core_comm *comm, struct core_group *group, int tag,
+                           struct core_comm **out)
+{
+    return blocking_end(create_group(comm, group, tag, out));
+}
+
 /* ---- intercommunicators ------------------------------------------------------------------- */
 
-int core_intercomm_create(struct core_comm *local_comm, int local_leader,
-                          struct core_comm *peer_comm, int remote_leader, int tag,
-                          struct core_comm **out)
+static int intercomm_create(struct core_comm *local_comm, int local_leader,
+                            struct core_comm *peer_comm, int remote_leader, int tag,
+                            struct core_comm **out)
 {
     struct leader_link link = {peer_comm, 0, remote_leader, user_tag(tag)};
     if (peer_comm) /* significant at the leader only */
@@ -647,7 +771,7 @@ int core_intercomm_create(struct core_comm *local_comm, int local_leader,
     int32_t values[4] = {local_comm->size, 0, 0, 0};
     int pairs[2];
     *out = NULL;
-    int rc = agree_inter(local_comm, local_leader, &link, values, mask, &theirs);
+    int rc = agree_inter(local_comm, local_leader, &link, values, 2, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 2, pairs);
     if (rc != MPI_SUCCESS)
@@ -683,7 +807,15 @@ int core_intercomm_create(struct core_comm *local_comm, int local_leader,
     return MPI_SUCCESS;
 }
 
-int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
+int core_intercomm_create(struct core_comm *local_comm, int local_leader,
+                          struct core_comm *peer_comm, int remote_leader, int tag,
+                          struct core_comm **out)
+{
+    return blocking_end(
+        intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, out));
+}
+
+static int intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
 {
     struct core_comm *local = inter->local_comm;
     struct leader_link link = inter_link(inter);
@@ -692,7 +824,7 @@ int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **o
     int first_world = inter->world_ranks ? inter->world_ranks[0] : 0;
     int32_t values[4] = {high ? 1 : 0, first_world, 0, 0};
     int pair;
-    int rc = agree_inter(local, 0, &link, values, mask, &theirs);
+    int rc = agree_inter(local, 0, &link, values, 1, mask, &theirs);
     if (rc == MPI_SUCCESS)
         rc = pick_pairs(mask, 1, &pair);
     if (rc != MPI_SUCCESS)
@@ -719,6 +851,11 @@ int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **o
         world[remote_offset + i] = inter->remote_world_ranks[i];
     *out = comm_new(inter, pair, n, world, offset + inter->rank);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+int core_intercomm_merge(struct core_comm *inter, int high, struct core_comm **out)
+{
+    return blocking_end(intercomm_merge(inter, high, out));
 }
 
 /* ---- compare, free, hints, hooks ---------------------------------------------------------- */

@@ -12,13 +12,16 @@
 struct core_comm;
 struct core_group;
 struct core_info;
+struct core_request;
 
 /* ---- context ids ---------------------------------------------------------------------------
  * Context ids come in pairs (context, context + 1); pair p is context 2p. Each process keeps a
  * bitmap of the pairs it does not use (bit set = free); a new communicator takes the lowest pair
- * free in every member, found by a bitwise-AND allreduce of the bitmaps over the parent. Pairs
- * 0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF. Ids are unique per process, not per job: two
- * communicators with no common member may share one (split gives every color the same id). */
+ * free in every member, found by a bitwise-AND allreduce of the bitmaps over the parent (blocking
+ * constructors look in the lower half of the map first; MPI_Comm_idup offers a few pairs of the
+ * upper half per round: comm_idup.c). Pairs 0 and 1 are MPI_COMM_WORLD and MPI_COMM_SELF. Ids
+ * are unique per process, not per job: two communicators with no common member may share one
+ * (split gives every color the same id). */
 enum { CORE_CONTEXT_PAIRS = 8192, CORE_CONTEXT_WORDS = CORE_CONTEXT_PAIRS / 64 };
 
 struct core_context_map {
@@ -33,6 +36,13 @@ void core_context_map_take(struct core_context_map *map, int pair);
 void core_context_map_put(struct core_context_map *map, int pair);
 int core_context_map_is_free(const struct core_context_map *map, int pair);
 
+/* Reservation (comm_create.c explains it): the pairs free in this process's map and offered by
+ * no agreement under way; reserve/unreserve mark and release an offer. */
+void core_context_offerable(uint64_t *mask);
+void core_context_free_mask(uint64_t *mask); /* free, reserved or not */
+void core_context_reserve(const uint64_t *mask);
+void core_context_unreserve(const uint64_t *mask);
+
 /* ---- constructors ------------------------------------------------------------------------- */
 
 /* Dup (attributes copied by their callbacks, topology and error handler kept). info == NULL
@@ -40,6 +50,14 @@ int core_context_map_is_free(const struct core_context_map *map, int pair);
 int core_comm_dup(struct core_comm *comm, struct core_info *info, struct core_comm **out);
 /* The same group and a new context, nothing else (topology constructors start from it). */
 int core_comm_dup_bare(struct core_comm *comm, struct core_comm **out);
+/* The same groups on pairs already agreed (pairs[1]: the local_comm of an intercommunicator);
+ * takes them from the map. */
+int core_comm_dup_on(struct core_comm *comm, const int *pairs, struct core_comm **out);
+/* MPI_Comm_idup(_with_info) (comm_idup.c): attributes, topology and hints are copied now, the
+ * agreement runs under *out, a generic request; at its completion *newcomm is written (the new
+ * communicator, or MPI_COMM_NULL when the agreement failed). info == NULL keeps comm's hints. */
+int core_comm_idup(struct core_comm *comm, struct core_info *info, MPI_Comm *newcomm,
+                   struct core_request **out);
 int core_comm_split(struct core_comm *comm, int color, int key, struct core_comm **out);
 /* MPI_Comm_split_type; info may be NULL. */
 int core_comm_split_type(struct core_comm *comm, int split_type, int key,

@@ -71,44 +71,44 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 }
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 
-/* The nonblocking dups agree on the context id at once (a blocking agreement over comm) and
- * hand back a request that is already complete. */
-static int completed_request(struct core_comm *comm, MPI_Request *request, const char *function)
+/* The nonblocking dups: the agreement runs under the request (src/core/comm_idup.c), which
+ * writes *newcomm when it completes. */
+static int idup_with(MPI_Comm comm, struct core_info *info, MPI_Comm *newcomm,
+                     MPI_Request *request, const char *function)
 {
-    struct core_request *r = core_request_alloc(CORE_REQUEST_GENERIC);
-    if (!r)
-        return core_error_raise(comm, MPI_ERR_NO_MEM, function, "out of memory");
-    core_status_set_empty(&r->status);
-    r->complete = 1;
+    struct core_comm *c;
+    struct core_request *r;
+    int rc = mpi_begin_comm(comm, &c, function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, newcomm, "newcomm", function);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_check_pointer(c, request, "request", function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = core_comm_idup(c, info, newcomm, &r);
+    if (rc != MPI_SUCCESS)
+        return finish_new_comm(c, rc, NULL, newcomm, function);
     *request = core_request_to_handle(r);
     return MPI_SUCCESS;
 }
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    struct core_comm *c;
-    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_idup");
-    if (rc == MPI_SUCCESS)
-        rc = mpi_check_pointer(c, request, "request", "MPI_Comm_idup");
-    if (rc == MPI_SUCCESS)
-        rc = dup_with(comm, NULL, newcomm, "MPI_Comm_idup");
-    if (rc == MPI_SUCCESS)
-        rc = completed_request(c, request, "MPI_Comm_idup");
-    return rc;
+    return idup_with(comm, NULL, newcomm, request, "MPI_Comm_idup");
 }
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
-    struct core_comm *c;
-    int rc = mpi_begin_comm(comm, &c, "MPI_Comm_idup_with_info");
+    struct core_info *hints, *empty;
+    int rc = mpi_check_initialized("MPI_Comm_idup_with_info");
     if (rc == MPI_SUCCESS)
-        rc = mpi_check_pointer(c, request, "request", "MPI_Comm_idup_with_info");
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Comm_dup_with_info(comm, info, newcomm);
-    if (rc == MPI_SUCCESS)
-        rc = completed_request(c, request, "MPI_Comm_idup_with_info");
+        rc = hints_argument(info, &hints, &empty, "MPI_Comm_idup_with_info");
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = idup_with(comm, hints, newcomm, request, "MPI_Comm_idup_with_info");
+    core_info_free(empty); /* the request holds its own copy */
     return rc;
 }
 #pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info

@@ -1,6 +1,8 @@
 /* dims.c - MPI_Dims_create for many (nnodes, ndims) with and without fixed entries: the
  * product is right, fixed entries are kept, free entries are non-increasing and as balanced as
- * possible (smallest max - min over all factorisations, computed here exhaustively), and
+ * possible (smallest max - min over all factorisations, computed here exhaustively), among
+ * equally balanced ones MPICH's choice (the largest smallest factor, then the largest
+ * second-smallest, ...: checked exhaustively here and on cases from MPICH's topo/dims5), and
  * incompatible or negative inputs give MPI_ERR_DIMS. Local: every rank does the same. */
 #include "mpitest.h"
 
@@ -18,6 +20,56 @@ static int best_spread(int m, int k, int max, int first, int depth)
             best = s;
     }
     return best;
+}
+
+/* The expected free entries: over all non-increasing factorisations of m into k factors, the
+ * smallest max - min, then the lexicographically largest read from the smallest factor up. */
+static void best_dims(int m, int k, int max, int depth, int *current, int *best, int *found)
+{
+    if (depth == k - 1) {
+        if (m > max)
+            return;
+        current[depth] = m;
+        int better = !*found;
+        if (*found) {
+            int spread = current[0] - m, best_spread = best[0] - best[k - 1];
+            better = spread < best_spread;
+            for (int i = k - 1; spread == best_spread && i >= 0; i--)
+                if (current[i] != best[i]) {
+                    better = current[i] > best[i];
+                    break;
+                }
+        }
+        if (better)
+            memcpy(best, current, sizeof(int) * (size_t)k);
+        *found = 1;
+        return;
+    }
+    for (int f = max; f >= 1; f--)
+        if (m % f == 0) {
+            current[depth] = f;
+            best_dims(m / f, k, f, depth + 1, current, best, found);
+        }
+}
+
+/* Cases where equally balanced choices exist, with MPICH's answer (from its topo/dims5). */
+static void test_mpich_choices(void)
+{
+    static const struct {
+        int nnodes, ndims, dims[5];
+    } cases[] = {
+        {5040, 3, {21, 16, 15}},         {807840, 3, {102, 90, 88}},
+        {80640, 4, {21, 16, 16, 15}},    {711900, 4, {113, 21, 20, 15}},
+        {722304, 4, {38, 33, 24, 24}},   {125580, 4, {23, 21, 20, 13}},
+        {218736, 5, {31, 14, 9, 8, 7}},  {170352, 5, {14, 13, 13, 9, 8}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int dims[5] = {0, 0, 0, 0, 0};
+        MT_MPI(MPI_Dims_create(cases[c].nnodes, cases[c].ndims, dims));
+        for (int d = 0; d < cases[c].ndims; d++)
+            MT_CHECK(dims[d] == cases[c].dims[d], "%d in %d: entry %d is %d, MPICH gives %d",
+                     cases[c].nnodes, cases[c].ndims, d, dims[d], cases[c].dims[d]);
+    }
 }
 
 int main(int argc, char **argv)
@@ -68,6 +120,12 @@ int main(int argc, char **argv)
                     int best = best_spread(m, nfree, m, 0, 0);
                     MT_CHECK(hi - lo == best, "(%d,%d,fixed %d): spread %d, best %d", nnodes,
                              ndims, fixed, hi - lo, best);
+                    int current[4], expect[4], found = 0;
+                    best_dims(m, nfree, m, 0, current, expect, &found);
+                    for (int d = 0, j = 0; d < ndims; d++)
+                        if (d != fixed && dims[d] != expect[j++])
+                            MT_CHECK(0, "(%d,%d,fixed %d): entry %d is %d, expected %d", nnodes,
+                                     ndims, fixed, d, dims[d], expect[j - 1]);
                 }
 #endif
                 checked++;
@@ -75,6 +133,9 @@ int main(int argc, char **argv)
         }
     }
     MT_CHECK(checked > 1000, "only %d cases", checked);
+#ifndef OPEN_MPI
+    test_mpich_choices();
+#endif
     int all_fixed[2] = {3, 4};
     MT_MPI(MPI_Dims_create(12, 2, all_fixed));
     MT_CHECK(all_fixed[0] == 3 && all_fixed[1] == 4, "all entries fixed");
