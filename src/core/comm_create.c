@@ -16,6 +16,7 @@
 #include "coll/op.h"
 #include "core/attr.h"
 #include "core/comm.h"
+#include "core/context_claim.h"
 #include "core/error.h"
 #include "core/group.h"
 #include "core/info.h"
@@ -90,11 +91,29 @@ static struct dt_type *byte_type(void)
     return dt_from_handle(MPI_BYTE);
 }
 
+/* One round of an intracommunicator's agreement: words = AND of everyone's contribution
+ * (context_claim.h: the free map, or nothing when another thread of the process holds the
+ * claim). */
+static int agree_intra_round(struct core_comm *comm, uint64_t *words)
+{
+    uint64_t mine[CORE_AGREE_WORDS];
+    core_context_claim_contribute(comm->context, my_map()->free_bits, mine);
+    return coll_allreduce(mine, words, CORE_AGREE_WORDS, dt_from_handle(MPI_UINT64_T),
+                          coll_op_from_handle(MPI_BAND), comm);
+}
+
 /* Common free pairs of an intracommunicator's members: *mask = AND of everyone's map. */
 static int agree_intra(struct core_comm *comm, uint64_t *mask)
 {
-    return coll_allreduce(my_map()->free_bits, mask, CORE_CONTEXT_WORDS,
-                          dt_from_handle(MPI_UINT64_T), coll_op_from_handle(MPI_BAND), comm);
+    uint64_t words[CORE_AGREE_WORDS];
+    int rc;
+    core_context_claim_begin(comm->context);
+    while ((rc = agree_intra_round(comm, words)) == MPI_SUCCESS &&
+           !core_context_claim_agreed(words))
+        ;
+    core_context_claim_end(comm->context);
+    memcpy(mask, words, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    return rc;
 }
 
 /* Pick n pairs from an agreed mask. */
@@ -139,27 +158,44 @@ static int swap_and_bcast(struct core_comm *local, int leader, const struct lead
 
 /* What the groups of a two-group agreement tell each other. */
 struct inter_header {
-    uint64_t mask[CORE_CONTEXT_WORDS];
+    uint64_t mask[CORE_AGREE_WORDS];
     int32_t values[4];
 };
 
-/* Agreement across two groups: local AND, leaders swap headers (with caller values),
- * *mask = AND over both groups, *theirs = the other side's header. */
-static int agree_inter(struct core_comm *local, int leader, const struct leader_link *link,
-                       const int32_t values[4], uint64_t *mask, struct inter_header *theirs)
+/* One round of a two-group agreement: local AND, leaders swap headers, words = AND over both. */
+static int agree_inter_round(struct core_comm *local, int leader, const struct leader_link *link,
+                             const int32_t values[4], uint64_t *words,
+                             struct inter_header *theirs)
 {
     struct inter_header mine;
     memset(&mine, 0, sizeof(mine));
-    int rc = agree_intra(local, mine.mask);
+    int rc = agree_intra_round(local, mine.mask);
     if (rc != MPI_SUCCESS)
         return rc;
     memcpy(mine.values, values, sizeof(mine.values));
     rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
     if (rc != MPI_SUCCESS)
         return rc;
-    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
-        mask[w] = mine.mask[w] & theirs->mask[w];
+    for (int w = 0; w < CORE_AGREE_WORDS; w++)
+        words[w] = mine.mask[w] & theirs->mask[w];
     return MPI_SUCCESS;
+}
+
+/* Agreement across two groups (with caller values): *mask = AND over both groups, *theirs =
+ * the other side's header. */
+static int agree_inter(struct core_comm *local, int leader, const struct leader_link *link,
+                       const int32_t values[4], uint64_t *mask, struct inter_header *theirs)
+{
+    uint64_t words[CORE_AGREE_WORDS];
+    int rc;
+    core_context_claim_begin(local->context);
+    while ((rc = agree_inter_round(local, leader, link, values, words, theirs)) ==
+               MPI_SUCCESS &&
+           !core_context_claim_agreed(words))
+        ;
+    core_context_claim_end(local->context);
+    memcpy(mask, words, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    return rc;
 }
 
 /* The leaders of an existing intercommunicator: local rank 0 on both sides. */
@@ -578,13 +614,13 @@ int core_comm_create(struct core_comm *comm, struct core_group *group, struct co
 /* Agreement among the group's members only: group rank 0 collects the maps of the others
  * over comm's collective context (tag derived from the user's), ANDs them, sends the result
  * back. Linear, but create_group is rare and groups on one node are small. */
-static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
-                       uint64_t *mask)
+static int agree_group_round(struct core_comm *comm, const struct core_group *group, int tag,
+                             uint64_t *mask)
 {
     struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
-    size_t bytes = sizeof(uint64_t) * CORE_CONTEXT_WORDS;
+    size_t bytes = sizeof(uint64_t) * CORE_AGREE_WORDS;
     struct dt_type *byte = byte_type();
-    memcpy(mask, my_map()->free_bits, bytes);
+    core_context_claim_contribute(comm->context, my_map()->free_bits, mask);
     if (group->rank != 0) {
         link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
         int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
@@ -594,14 +630,14 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
         return p2p_recv(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
                         MPI_STATUS_IGNORE);
     }
-    uint64_t other[CORE_CONTEXT_WORDS];
+    uint64_t other[CORE_AGREE_WORDS];
     for (int i = 1; i < group->size; i++) {
         int peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[i]);
         int rc = p2p_recv(comm, link.context, peer, link.tag, other, (MPI_Count)bytes, byte,
                           MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
-        for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        for (int w = 0; w < CORE_AGREE_WORDS; w++)
             mask[w] &= other[w];
     }
     for (int i = 1; i < group->size; i++) {
@@ -612,6 +648,20 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+static int agree_group(struct core_comm *comm, const struct core_group *group, int tag,
+                       uint64_t *mask)
+{
+    uint64_t words[CORE_AGREE_WORDS];
+    int rc;
+    core_context_claim_begin(comm->context);
+    while ((rc = agree_group_round(comm, group, tag, words)) == MPI_SUCCESS &&
+           !core_context_claim_agreed(words))
+        ;
+    core_context_claim_end(comm->context);
+    memcpy(mask, words, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    return rc;
 }
 
 int core_comm_create_group(struct core_comm *comm, struct core_group *group, int tag,

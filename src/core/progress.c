@@ -2,14 +2,19 @@
  * core_progress runs one round of every layer; waiters call core_progress_idle after empty
  * rounds, which spins (ranks <= cores: the peer runs on another core and answers within
  * nanoseconds), yields, and when oversubscribed sleeps on the rank's futex until a peer wakes
- * it (a spinning rank would steal the core the peer it waits for needs). */
+ * it (a spinning rank would steal the core the peer it waits for needs).
+ * With MPI_THREAD_MULTIPLE (core/thread.c) the waiter holds the big lock: an idle round first
+ * hands it to threads queued for it, and a futex sleep drops it (one thread of the process
+ * sleeps on the rank's futex at a time, the others nap). */
 #include "core/progress.h"
 
 #include <sched.h>
+#include <time.h>
 
 #include "core/config.h"
 #include "core/request.h"
 #include "core/state.h"
+#include "core/thread.h"
 #include "p2p/p2p.h"
 #include "shm/wake.h"
 
@@ -75,18 +80,36 @@ static int should_sleep(void)
            (core_config.wait == CORE_WAIT_AUTO && nodempi.oversubscribed);
 }
 
+/* MPI_THREAD_MULTIPLE: a thread of this process is sleeping on the rank's futex (the rank
+ * block's sleeping flag is one per rank, so only one thread may use it). Under the big lock. */
+static int futex_taken;
+
 /* Sleep until woken (or 50 ms: a safety net that bounds the cost of any missed wake-up path,
- * e.g. a peer that died; correctness never depends on it). */
+ * e.g. a peer that died; correctness never depends on it). With MPI_THREAD_MULTIPLE the lock is
+ * dropped while asleep, and the sleep lasts 1 ms at most: what this thread waits for may be
+ * completed by another thread of the process, which does not wake the futex. */
 static void sleep_on_futex(void)
 {
+    if (nodempi.thread_multiple && futex_taken) {
+        unsigned held = core_thread_suspend();
+        struct timespec nap = {0, 100 * 1000};
+        nanosleep(&nap, NULL);
+        core_thread_resume(held);
+        return;
+    }
+    futex_taken = 1;
     struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
     /* relaxed: the count is a hint for spinners (awake_ranks_fit) */
     atomic_fetch_add_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
     uint32_t seen = shm_wake_prepare_sleep(me);
-    if (!core_progress())
-        shm_wake_sleep(me, seen, 50L * 1000 * 1000);
+    if (!core_progress()) {
+        unsigned held = core_thread_suspend();
+        shm_wake_sleep(me, seen, (held ? 1L : 50L) * 1000 * 1000);
+        core_thread_resume(held);
+    }
     shm_wake_end_sleep(me);
     atomic_fetch_sub_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
+    futex_taken = 0;
 }
 
 /* Oversubscribed, but do the ranks that are awake fit on the cores? Ranks that wait sleep on
@@ -106,6 +129,10 @@ static int awake_ranks_fit(void)
 
 void core_progress_idle(unsigned idle_rounds)
 {
+    if (nodempi.thread_multiple && core_thread_contended()) {
+        core_thread_yield(); /* the threads queued for the lock run one call each first */
+        return;
+    }
     enum core_wait_policy policy = core_config.wait;
     if (policy == CORE_WAIT_SPIN) {
         core_cpu_relax();

@@ -1,0 +1,134 @@
+/* thread.c - the big lock behind MPI_THREAD_MULTIPLE (see thread.h and docs/architecture.md).
+ *
+ * Why one lock: every layer below the API (request free list, match queues, the pair rings,
+ * which are single-producer/single-consumer per pair of processes, the object and attribute
+ * tables, the progress engine's lists) was written for one thread at a time. One process-wide
+ * lock taken at the API layer keeps all of them as they are; finer locks would have to be
+ * threaded through each. The price is that threads of one process do not run MPI code in
+ * parallel; on one node the work inside MPI is memory copies and polling, which a second
+ * thread of the same process would mostly contend for anyway.
+ *
+ * Waiting: a thread that waits (blocking receive, MPI_Wait, a collective, RMA synchronisation,
+ * probe...) must not keep the lock, or the thread that would complete its operation could
+ * never run. Every wait loop calls core_progress_idle after an empty progress round; with the
+ * lock on, that hands the lock to the threads queued for it (core_thread_yield) and sleeps on
+ * the rank's futex with the lock dropped. Completion flags are written and read under the lock,
+ * so a request completed by another thread's progress is seen by its owner on its next look.
+ *
+ * The lock is a ticket lock: a thread that hands over and asks again queues behind the threads
+ * already waiting, so a waiter cannot take the lock straight back (an unfair mutex would let it,
+ * and the thread it waits for could starve). Waiting for the lock spins briefly, then yields:
+ * holders keep it for one MPI call at most, never across a sleep. */
+#include "core/thread.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "core/progress.h"
+#include "core/state.h"
+
+/* The two counters on separate cache lines: waiters poll serving, arrivals bump next. */
+static struct {
+    _Alignas(64) _Atomic uint32_t next;    /* the ticket the next arrival takes */
+    _Alignas(64) _Atomic uint32_t serving; /* the ticket that holds the lock */
+} big_lock;
+
+static _Thread_local unsigned depth;         /* nested MPI calls of this thread */
+static _Thread_local void (*leave_hook)(void); /* core_thread_at_leave */
+
+/* Spin rounds before a waiter yields; yields before it naps (a holder is then probably
+ * preempted or in a long callback; napping frees the core for it). */
+enum { LOCK_SPINS = 64, LOCK_YIELDS = 1000 };
+
+static void lock_take(void)
+{
+    /* relaxed: the ticket only orders the arrivals; what the holder wrote is ordered by
+     * serving (release in lock_drop, acquire below) */
+    uint32_t ticket = atomic_fetch_add_explicit(&big_lock.next, 1, memory_order_relaxed);
+    unsigned rounds = 0;
+    while (atomic_load_explicit(&big_lock.serving, memory_order_acquire) != ticket) {
+        rounds++;
+        if (rounds < LOCK_SPINS) {
+            core_cpu_relax();
+        } else if (rounds < LOCK_SPINS + LOCK_YIELDS) {
+            sched_yield();
+        } else {
+            struct timespec nap = {0, 20 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+}
+
+static void lock_drop(void)
+{
+    /* relaxed load: only the holder writes serving; release store: everything written under
+     * the lock is visible to the next holder, which acquires serving */
+    uint32_t s = atomic_load_explicit(&big_lock.serving, memory_order_relaxed);
+    atomic_store_explicit(&big_lock.serving, s + 1, memory_order_release);
+}
+
+void core_thread_enter(void)
+{
+    if (depth++ == 0)
+        lock_take();
+}
+
+void core_thread_leave(void)
+{
+    if (depth == 0)
+        return;
+    if (--depth > 0)
+        return;
+    if (leave_hook) {
+        void (*hook)(void) = leave_hook;
+        leave_hook = NULL;
+        hook();
+    }
+    lock_drop();
+}
+
+void core_thread_enable(void)
+{
+    nodempi.thread_multiple = 1;
+}
+
+int core_thread_contended(void)
+{
+    /* relaxed: a stale answer costs one more poll round or one needless hand-over */
+    uint32_t next = atomic_load_explicit(&big_lock.next, memory_order_relaxed);
+    uint32_t serving = atomic_load_explicit(&big_lock.serving, memory_order_relaxed);
+    return next - serving > 1;
+}
+
+void core_thread_yield(void)
+{
+    if (depth == 0 || !core_thread_contended())
+        return;
+    lock_drop();
+    lock_take();
+}
+
+unsigned core_thread_suspend(void)
+{
+    unsigned held = depth;
+    if (held) {
+        depth = 0;
+        lock_drop();
+    }
+    return held;
+}
+
+void core_thread_resume(unsigned held)
+{
+    if (held) {
+        lock_take();
+        depth = held;
+    }
+}
+
+void core_thread_at_leave(void (*fn)(void))
+{
+    leave_hook = fn;
+}
