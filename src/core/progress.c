@@ -3,9 +3,9 @@
  * rounds, which spins (ranks <= cores: the peer runs on another core and answers within
  * nanoseconds), yields, and when oversubscribed sleeps on the rank's futex until a peer wakes
  * it (a spinning rank would steal the core the peer it waits for needs).
- * With MPI_THREAD_MULTIPLE (core/thread.c) the waiter holds the big lock: an idle round first
- * hands it to threads queued for it, and a futex sleep drops it (one thread of the process
- * sleeps on the rank's futex at a time, the others nap). */
+ * With MPI_THREAD_MULTIPLE (core/thread.c) the waiter holds the big lock: one waiting thread
+ * polls for all (the others park outside the lock until something happened), its idle rounds
+ * hand the lock to threads queued for it, and its futex sleep drops it. */
 #include "core/progress.h"
 
 #include <sched.h>
@@ -58,6 +58,8 @@ int core_progress(void)
     int did = p2p_progress();
     if (generic_head)
         did |= poll_generic();
+    if (did && nodempi.thread_multiple)
+        core_thread_note_progress(); /* parked waiters look at their requests */
     return did;
 }
 
@@ -129,9 +131,15 @@ static int awake_ranks_fit(void)
 
 void core_progress_idle(unsigned idle_rounds)
 {
-    if (nodempi.thread_multiple && core_thread_contended()) {
-        core_thread_yield(); /* the threads queued for the lock run one call each first */
-        return;
+    if (nodempi.thread_multiple) {
+        if (!core_thread_poll_turn()) {
+            core_thread_park(); /* another waiting thread polls for this one */
+            return;
+        }
+        if (core_thread_contended()) {
+            core_thread_yield(); /* the threads queued for the lock run one call each first */
+            return;
+        }
     }
     enum core_wait_policy policy = core_config.wait;
     if (policy == CORE_WAIT_SPIN) {

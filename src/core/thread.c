@@ -38,6 +38,15 @@ static struct {
 static _Thread_local unsigned depth;         /* nested MPI calls of this thread */
 static _Thread_local void (*leave_hook)(void); /* core_thread_at_leave */
 
+/* Waiting threads: one of them polls for all (the poller, until it leaves its MPI call); the
+ * others park outside the lock until the epoch moves (some MPI call ended, or the poller's
+ * progress did something), then look at their own request again. Without this every waiter
+ * would queue for the lock to make one poll each, and on busy cores the lock would pass from
+ * one descheduled waiter to the next (a convoy: MPICH's threads/pt2pt/threads ran 100x slower). */
+static int poller_busy;                 /* under the lock */
+static _Thread_local int i_am_poller;
+static _Atomic uint32_t epoch;
+
 /* Spin rounds before a waiter yields; yields before it naps (a holder is then probably
  * preempted or in a long callback; napping frees the core for it). */
 enum { LOCK_SPINS = 64, LOCK_YIELDS = 1000 };
@@ -86,7 +95,52 @@ void core_thread_leave(void)
         leave_hook = NULL;
         hook();
     }
+    if (i_am_poller) {
+        i_am_poller = 0;
+        poller_busy = 0;
+    }
+    core_thread_note_progress(); /* parked waiters look again: this call may have completed
+                                    their requests, or left the polling to them */
     lock_drop();
+}
+
+void core_thread_note_progress(void)
+{
+    /* relaxed: parked threads only use it as a hint to take the lock and look; what they
+     * look at is ordered by the lock */
+    atomic_fetch_add_explicit(&epoch, 1, memory_order_relaxed);
+}
+
+int core_thread_poll_turn(void)
+{
+    if (i_am_poller)
+        return 1;
+    if (poller_busy)
+        return 0;
+    poller_busy = 1;
+    i_am_poller = 1;
+    return 1;
+}
+
+/* Spin, yield, then nap until the epoch moves; back after about a millisecond anyway (a
+ * completion that moved no epoch, e.g. one made inside a call that has not ended yet). */
+void core_thread_park(void)
+{
+    uint32_t seen = atomic_load_explicit(&epoch, memory_order_relaxed);
+    unsigned held = core_thread_suspend();
+    for (unsigned round = 0; round < LOCK_SPINS + 64 + 40; round++) {
+        if (atomic_load_explicit(&epoch, memory_order_relaxed) != seen)
+            break;
+        if (round < LOCK_SPINS) {
+            core_cpu_relax();
+        } else if (round < LOCK_SPINS + 64) {
+            sched_yield();
+        } else {
+            struct timespec nap = {0, 25 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    core_thread_resume(held);
 }
 
 void core_thread_enable(void)

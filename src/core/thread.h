@@ -30,6 +30,14 @@ int core_thread_contended(void);
 unsigned core_thread_suspend(void);
 void core_thread_resume(unsigned depth);
 
+/* Waiting threads share the polling (thread.c): core_thread_poll_turn says whether this
+ * thread polls for everyone (it is, or now becomes, the poller); a thread that does not parks
+ * (core_thread_park: lock dropped until the progress epoch moves or about 1 ms passed).
+ * core_thread_note_progress moves the epoch (progress did something). */
+int core_thread_poll_turn(void);
+void core_thread_park(void);
+void core_thread_note_progress(void);
+
 /* Ask that fn runs when this thread leaves its outermost MPI call (the context-id agreement
  * releases its process-wide claim then: src/core/comm_create.c). One at a time per thread. */
 void core_thread_at_leave(void (*fn)(void));
