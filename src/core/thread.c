@@ -15,10 +15,13 @@
  * the rank's futex with the lock dropped. Completion flags are written and read under the lock,
  * so a request completed by another thread's progress is seen by its owner on its next look.
  *
- * The lock is a ticket lock: a thread that hands over and asks again queues behind the threads
- * already waiting, so a waiter cannot take the lock straight back (an unfair mutex would let it,
- * and the thread it waits for could starve). Waiting for the lock spins briefly, then yields:
- * holders keep it for one MPI call at most, never across a sleep. */
+ * The lock is a test-and-set word with a count of waiters. A waiting thread that hands over
+ * does not take the lock back before a waiter has had it (core_thread_yield), so the thread it
+ * waits for cannot starve. It is not a FIFO (ticket) lock on purpose: with more threads than
+ * cores a ticket lock passes from one descheduled waiter to the next (a convoy: MPICH's
+ * threads/pt2pt probe tests, threads spinning on MPI_Iprobe, timed out); here whoever runs takes
+ * it. Waiting for the lock spins briefly, then yields, then naps: holders keep it for one MPI
+ * call at most, never across a sleep. */
 #include "core/thread.h"
 
 #include <sched.h>
@@ -29,10 +32,11 @@
 #include "core/progress.h"
 #include "core/state.h"
 
-/* The two counters on separate cache lines: waiters poll serving, arrivals bump next. */
+/* The lock word and the count of threads waiting for it, on separate cache lines. */
 static struct {
-    _Alignas(64) _Atomic uint32_t next;    /* the ticket the next arrival takes */
-    _Alignas(64) _Atomic uint32_t serving; /* the ticket that holds the lock */
+    _Alignas(64) _Atomic int held;
+    _Alignas(64) _Atomic int waiting;
+    _Atomic int starving; /* a waiter that waited long: nobody else takes the lock before it */
 } big_lock;
 
 static _Thread_local unsigned depth;         /* nested MPI calls of this thread */
@@ -41,8 +45,7 @@ static _Thread_local void (*leave_hook)(void); /* core_thread_at_leave */
 /* Waiting threads: one of them polls for all (the poller, until it leaves its MPI call); the
  * others park outside the lock until the epoch moves (some MPI call ended, or the poller's
  * progress did something), then look at their own request again. Without this every waiter
- * would queue for the lock to make one poll each, and on busy cores the lock would pass from
- * one descheduled waiter to the next (a convoy: MPICH's threads/pt2pt/threads ran 100x slower). */
+ * would queue for the lock to make one poll each. */
 static int poller_busy;                 /* under the lock */
 static _Thread_local int i_am_poller;
 static _Atomic uint32_t epoch;
@@ -51,14 +54,35 @@ static _Atomic uint32_t epoch;
  * preempted or in a long callback; napping frees the core for it). */
 enum { LOCK_SPINS = 64, LOCK_YIELDS = 1000 };
 
+static int lock_try(void)
+{
+    /* acquire: what the previous holder wrote under the lock is visible to us */
+    return !atomic_load_explicit(&big_lock.held, memory_order_relaxed) &&
+           !atomic_exchange_explicit(&big_lock.held, 1, memory_order_acquire);
+}
+
+/* relaxed loads of starving: it only says who may try; exclusion is the exchange's job */
+static int may_try(int mine)
+{
+    return mine || !atomic_load_explicit(&big_lock.starving, memory_order_relaxed);
+}
+
+/* A thread calling MPI in a loop (MPI_Test, MPI_Iprobe) takes the lock again the moment it
+ * drops it; a waiter that has waited past its spin phase therefore becomes the starving one
+ * (one at a time): the others leave the lock to it until it had it. */
 static void lock_take(void)
 {
-    /* relaxed: the ticket only orders the arrivals; what the holder wrote is ordered by
-     * serving (release in lock_drop, acquire below) */
-    uint32_t ticket = atomic_fetch_add_explicit(&big_lock.next, 1, memory_order_relaxed);
-    unsigned rounds = 0;
-    while (atomic_load_explicit(&big_lock.serving, memory_order_acquire) != ticket) {
-        rounds++;
+    if (may_try(0) && lock_try())
+        return;
+    int mine = 0;
+    /* relaxed: the count is a hint for holders deciding whether to hand over */
+    atomic_fetch_add_explicit(&big_lock.waiting, 1, memory_order_relaxed);
+    for (unsigned rounds = 0; !(may_try(mine) && lock_try()); rounds++) {
+        if (rounds == LOCK_SPINS && !mine) {
+            int none = 0;
+            mine = atomic_compare_exchange_strong_explicit(
+                &big_lock.starving, &none, 1, memory_order_relaxed, memory_order_relaxed);
+        }
         if (rounds < LOCK_SPINS) {
             core_cpu_relax();
         } else if (rounds < LOCK_SPINS + LOCK_YIELDS) {
@@ -68,14 +92,15 @@ static void lock_take(void)
             nanosleep(&nap, NULL);
         }
     }
+    if (mine)
+        atomic_store_explicit(&big_lock.starving, 0, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&big_lock.waiting, 1, memory_order_relaxed);
 }
 
 static void lock_drop(void)
 {
-    /* relaxed load: only the holder writes serving; release store: everything written under
-     * the lock is visible to the next holder, which acquires serving */
-    uint32_t s = atomic_load_explicit(&big_lock.serving, memory_order_relaxed);
-    atomic_store_explicit(&big_lock.serving, s + 1, memory_order_release);
+    /* release: everything written under the lock is visible to the next holder */
+    atomic_store_explicit(&big_lock.held, 0, memory_order_release);
 }
 
 void core_thread_enter(void)
@@ -151,16 +176,25 @@ void core_thread_enable(void)
 int core_thread_contended(void)
 {
     /* relaxed: a stale answer costs one more poll round or one needless hand-over */
-    uint32_t next = atomic_load_explicit(&big_lock.next, memory_order_relaxed);
-    uint32_t serving = atomic_load_explicit(&big_lock.serving, memory_order_relaxed);
-    return next - serving > 1;
+    return atomic_load_explicit(&big_lock.waiting, memory_order_relaxed) > 0;
 }
 
+/* Hand over: drop the lock and do not take it back before a waiting thread has had it (or a
+ * bound passed), so that a waiter that is napping is not starved by our next poll. */
 void core_thread_yield(void)
 {
     if (depth == 0 || !core_thread_contended())
         return;
     lock_drop();
+    for (unsigned round = 0; round < LOCK_SPINS + 64; round++) {
+        if (!core_thread_contended() || atomic_load_explicit(&big_lock.held,
+                                                             memory_order_relaxed))
+            break;
+        if (round < LOCK_SPINS)
+            core_cpu_relax();
+        else
+            sched_yield();
+    }
     lock_take();
 }
 
