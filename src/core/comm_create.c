@@ -102,11 +102,31 @@ static int agree_intra_round(struct core_comm *comm, uint64_t *words)
                           coll_op_from_handle(MPI_BAND), comm);
 }
 
+/* A communicator of one process agrees with nobody: with MPI_THREAD_MULTIPLE it takes the
+ * highest free pair at once, outside the claim (context_claim.h), whose holder may be waiting
+ * for a peer that is itself creating such a communicator (MPICH's threads/comm/
+ * comm_dup_deadlock: MPI_Comm_dup(MPI_COMM_SELF) beside dups of shared parents). Agreements
+ * pick from the bottom, so the two meet only when the map is nearly exhausted. */
+static int agree_alone(uint64_t *mask)
+{
+    struct core_context_map *map = my_map();
+    memset(mask, 0, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    for (int pair = CORE_CONTEXT_PAIRS - 1; pair > 1; pair--)
+        if (core_context_map_is_free(map, pair)) {
+            core_context_map_take(map, pair); /* before any wait lets another thread pick */
+            mask[pair / 64] = UINT64_C(1) << (pair % 64);
+            return MPI_SUCCESS;
+        }
+    return MPI_ERR_INTERN;
+}
+
 /* Common free pairs of an intracommunicator's members: *mask = AND of everyone's map. */
 static int agree_intra(struct core_comm *comm, uint64_t *mask)
 {
     uint64_t words[CORE_AGREE_WORDS];
     int rc;
+    if (nodempi.thread_multiple && comm->size == 1 && !comm->is_inter)
+        return agree_alone(mask);
     core_context_claim_begin(comm->context);
     while ((rc = agree_intra_round(comm, words)) == MPI_SUCCESS &&
            !core_context_claim_agreed(words))

@@ -15,7 +15,7 @@ static uint32_t waiting[WAITING_MAX];
 static int waiting_count;
 
 /* The thread holding the claim: the address of its thread-local marker, NULL when free. */
-static _Thread_local char marker;
+static _Thread_local __attribute__((tls_model("initial-exec"))) char marker;
 static const char *owner;
 
 static void claim_drop(void)

@@ -39,16 +39,22 @@ static struct {
     _Atomic int starving; /* a waiter that waited long: nobody else takes the lock before it */
 } big_lock;
 
-static _Thread_local unsigned depth;         /* nested MPI calls of this thread */
-static _Thread_local void (*leave_hook)(void); /* core_thread_at_leave */
+/* initial-exec: the library's thread-locals sit in the static TLS block, one instruction away,
+ * instead of behind a __tls_get_addr call per MPI call (glibc keeps spare static TLS for
+ * libraries loaded later with dlopen, which these few words fit in). */
+#define THREAD_LOCAL static _Thread_local __attribute__((tls_model("initial-exec")))
+
+THREAD_LOCAL unsigned depth;         /* nested MPI calls of this thread */
+THREAD_LOCAL void (*leave_hook)(void); /* core_thread_at_leave */
 
 /* Waiting threads: one of them polls for all (the poller, until it leaves its MPI call); the
  * others park outside the lock until the epoch moves (some MPI call ended, or the poller's
  * progress did something), then look at their own request again. Without this every waiter
  * would queue for the lock to make one poll each. */
 static int poller_busy;                 /* under the lock */
-static _Thread_local int i_am_poller;
+THREAD_LOCAL int i_am_poller;
 static _Atomic uint32_t epoch;
+static _Atomic int parked; /* threads in core_thread_park: nobody to tell when 0 */
 
 /* Spin rounds before a waiter yields; yields before it naps (a holder is then probably
  * preempted or in a long callback; napping frees the core for it). */
@@ -132,8 +138,10 @@ void core_thread_leave(void)
 void core_thread_note_progress(void)
 {
     /* relaxed: parked threads only use it as a hint to take the lock and look; what they
-     * look at is ordered by the lock */
-    atomic_fetch_add_explicit(&epoch, 1, memory_order_relaxed);
+     * look at is ordered by the lock. A thread that parks after our check reads the epoch
+     * after it registered, and looks at its request under the lock first anyway. */
+    if (atomic_load_explicit(&parked, memory_order_relaxed))
+        atomic_fetch_add_explicit(&epoch, 1, memory_order_relaxed);
 }
 
 int core_thread_poll_turn(void)
@@ -151,6 +159,7 @@ int core_thread_poll_turn(void)
  * completion that moved no epoch, e.g. one made inside a call that has not ended yet). */
 void core_thread_park(void)
 {
+    atomic_fetch_add_explicit(&parked, 1, memory_order_relaxed); /* a hint, see above */
     uint32_t seen = atomic_load_explicit(&epoch, memory_order_relaxed);
     unsigned held = core_thread_suspend();
     for (unsigned round = 0; round < LOCK_SPINS + 64 + 40; round++) {
@@ -166,6 +175,7 @@ void core_thread_park(void)
         }
     }
     core_thread_resume(held);
+    atomic_fetch_sub_explicit(&parked, 1, memory_order_relaxed);
 }
 
 void core_thread_enable(void)

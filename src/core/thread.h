@@ -17,9 +17,9 @@ void core_thread_leave(void);
  * the lock held through core_thread_enter. */
 void core_thread_enable(void);
 
-/* A waiting thread lets others in: if a thread waits for the lock, drop it, yield, take it
- * again (the lock is fair: the waiter runs first). Only from a point where the caller's state
- * is consistent (the wait loops: core_progress_idle and friends). */
+/* A waiting thread lets others in: if a thread waits for the lock, drop it, let a waiter
+ * have it, take it again. Only from a point where the caller's state is consistent (the wait
+ * loops: core_progress_idle and friends). */
 void core_thread_yield(void);
 
 /* Are threads waiting for the lock? (Cheap; for waiters deciding whether to hand over.) */

@@ -117,7 +117,7 @@ def run_test(d, words, counts):
             b = subprocess.run(["make", prog], cwd=cwd, capture_output=True, text=True)
             built[key] = b.returncode == 0
             if b.returncode:
-                open(f"{obj}/logs/{d}-{prog}.build", "w").write(b.stdout + b.stderr)
+                open(f"{obj}/logs/{d.replace('/', '_')}-{prog}.build", "w").write(b.stdout + b.stderr)
         if not built[key]:
             status, secs = "fail-build", 0
         else:

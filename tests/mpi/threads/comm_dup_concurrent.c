@@ -3,7 +3,10 @@
  * one thread must not hand out the ids another thread is agreeing on: every new communicator
  * is checked by a ring exchange on it that would cross threads if two shared a context (all
  * threads use the same tag), and by an allreduce. Threads start in different orders on
- * different ranks (rank-dependent start delays). */
+ * different ranks (rank-dependent start delays). Then the pattern of MPICH's
+ * threads/comm/comm_dup_deadlock: thread i of rank i starts late, and every thread duplicates
+ * MPI_COMM_SELF before its parent; a one-process agreement must not wait for the claim of a
+ * thread that waits for a late peer. */
 #include "threads_common.h"
 
 enum { NTHREADS = 4, ROUNDS = 40 };
@@ -50,6 +53,26 @@ static void *creator(void *p)
     return NULL;
 }
 
+static void *self_then_parent(void *p)
+{
+    struct arg *a = p;
+    for (int r = 0; r < 3; r++) {
+        if (a->id == mt_rank % NTHREADS)
+            mt_sleep(0.2);
+        MPI_Comm self_dup, dup;
+        MPI_Comm_dup(MPI_COMM_SELF, &self_dup);
+        int size = 0;
+        MPI_Comm_size(self_dup, &size);
+        TC_CHECK(size == 1, "thread %d: MPI_COMM_SELF dup has size %d", a->id, size);
+        MPI_Barrier(self_dup);
+        MPI_Comm_dup(a->parent, &dup);
+        check_comm(dup, a->id, r, mt_size);
+        MPI_Comm_free(&dup);
+        MPI_Comm_free(&self_dup);
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     tc_init_multiple(&argc, &argv);
@@ -59,6 +82,7 @@ int main(int argc, char **argv)
         MT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &args[i].parent));
     }
     tc_run(NTHREADS, creator, args, sizeof(args[0]));
+    tc_run(NTHREADS, self_then_parent, args, sizeof(args[0]));
     for (int i = 0; i < NTHREADS; i++)
         MPI_Comm_free(&args[i].parent);
     return mt_finish();
