@@ -124,7 +124,9 @@ static int pset_size(int pset)
 static const char *thread_level_name(int level);
 
 /* The level a "thread_level" hint asks for: one of the four names (MPI 4.1 11.3.1), case
- * ignored; no hint or another value asks for MPI_THREAD_SINGLE. */
+ * ignored. Without one (or with another value) the session gets what the process already
+ * provides: MPI_THREAD_MULTIPLE once the big lock is on (a library starting a session inside a
+ * threaded program: MPICH's threads/init/mult_session), MPI_THREAD_SINGLE otherwise. */
 static int thread_level_requested(MPI_Info info)
 {
     static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
@@ -135,7 +137,7 @@ static int thread_level_requested(MPI_Info info)
     for (int i = 0; asked && i < 4; i++)
         if (strcasecmp(asked, thread_level_name(levels[i])) == 0)
             return levels[i];
-    return MPI_THREAD_SINGLE;
+    return nodempi.thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
 }
 
 static const char *thread_level_name(int level)

@@ -1,6 +1,7 @@
 /* init_multiple: MPI_Init_thread(MPI_THREAD_MULTIPLE) grants MULTIPLE; MPI_Query_thread
  * agrees; MPI_Is_thread_main is true on the main thread only; a session asking for
- * MPI_THREAD_MULTIPLE reports it in MPI_Session_get_info; many threads calling cheap MPI
+ * MPI_THREAD_MULTIPLE reports it in MPI_Session_get_info, and so does one without a hint;
+ * many threads calling cheap MPI
  * functions at once (rank, size, Wtime, handle conversion, attribute get) get right answers. */
 #include "threads_common.h"
 
@@ -62,6 +63,16 @@ int main(int argc, char **argv)
              "session thread_level \"%s\"", found ? value : "(none)");
     MPI_Info_free(&used);
     MPI_Info_free(&hints);
+    MT_MPI(MPI_Session_finalize(&session));
+    /* Without a hint a session gets what the process provides (MPICH threads/init/mult_session:
+     * a library's session inside a program that asked for MULTIPLE). */
+    MT_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
+    MT_MPI(MPI_Session_get_info(session, &used));
+    found = 0;
+    MT_MPI(MPI_Info_get(used, "thread_level", MPI_MAX_INFO_VAL - 1, value, &found));
+    MT_CHECK(found && strcmp(value, "MPI_THREAD_MULTIPLE") == 0,
+             "session without hint: thread_level \"%s\"", found ? value : "(none)");
+    MPI_Info_free(&used);
     MT_MPI(MPI_Session_finalize(&session));
 
     struct query_arg args[8];
