@@ -30,11 +30,13 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=address,undefined
 unset ASAN_OPTIONS UBSAN_OPTIONS
-echo "== ThreadSanitizer build: the unit tests (lock-free structures under thread contention) =="
+echo "== ThreadSanitizer build: the unit tests (lock-free structures under thread contention) and the MPI_THREAD_MULTIPLE tests =="
 export TSAN_OPTIONS=halt_on_error=1
 cmake -S . -B build-tsan $(generator build-tsan) -DCMAKE_BUILD_TYPE=Debug -DNODEMPI_SANITIZE=thread >/dev/null
 cmake --build build-tsan -j "$jobs"
 ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L unit "${ctest_args[@]}" || status=1
+ctest --test-dir build-tsan --output-on-failure -j "$jobs" -R '^mpi/threads/' "${ctest_args[@]}" ||
+    status=1
 unset NODEMPI_TEST_SCALE TSAN_OPTIONS
 if [ -x bench/compare ]; then
     echo "== benchmarks build and run a tiny configuration against nodempi =="

@@ -16,6 +16,7 @@
 #include "coll/op.h"
 #include "core/attr.h"
 #include "core/comm.h"
+#include "core/context_claim.h"
 #include "core/error.h"
 #include "core/group.h"
 #include "core/info.h"
@@ -153,13 +154,49 @@ static struct dt_type *byte_type(void)
     return dt_from_handle(MPI_BYTE);
 }
 
-/* *mask = AND of the offers of comm's members (one attempt). */
+/* One round of an intracommunicator's agreement: words = AND over the members of this
+ * constructor's offer for `attempt` and the claim word (context_claim.h: a thread that does
+ * not hold the process's claim offers nothing and the round is retried). */
+static int agree_intra_round(struct core_comm *comm, int attempt, uint64_t *words)
+{
+    uint64_t offer[CORE_CONTEXT_WORDS], mine[CORE_AGREE_WORDS];
+    blocking_offer(offer, attempt);
+    core_context_claim_contribute(comm->context, offer, mine);
+    return coll_allreduce(mine, words, CORE_AGREE_WORDS, dt_from_handle(MPI_UINT64_T),
+                          coll_op_from_handle(MPI_BAND), comm);
+}
+
+/* A communicator of one process agrees with nobody: with MPI_THREAD_MULTIPLE it takes the
+ * highest pair free and not reserved at once, outside the claim (context_claim.h), whose
+ * holder may be waiting for a peer that is itself creating such a communicator (MPICH's
+ * threads/comm/comm_dup_deadlock: MPI_Comm_dup(MPI_COMM_SELF) beside dups of shared parents).
+ * Agreements pick from the bottom, so the two meet only when the map is nearly exhausted. */
+static int agree_alone(uint64_t *mask)
+{
+    uint64_t offerable[CORE_CONTEXT_WORDS];
+    core_context_offerable(offerable);
+    memset(mask, 0, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    for (int pair = CORE_CONTEXT_PAIRS - 1; pair > 1; pair--)
+        if ((offerable[pair / 64] >> (pair % 64)) & 1) {
+            core_context_map_take(my_map(), pair); /* before any wait lets another thread pick */
+            mask[pair / 64] = UINT64_C(1) << (pair % 64);
+            return MPI_SUCCESS;
+        }
+    return MPI_ERR_INTERN;
+}
+
+/* *mask = AND of the members' offers for `attempt`, after as many rounds as the claim takes. */
 static int allreduce_offer(struct core_comm *comm, int attempt, uint64_t *mask)
 {
-    uint64_t offer[CORE_CONTEXT_WORDS];
-    blocking_offer(offer, attempt);
-    return coll_allreduce(offer, mask, CORE_CONTEXT_WORDS, dt_from_handle(MPI_UINT64_T),
-                          coll_op_from_handle(MPI_BAND), comm);
+    uint64_t words[CORE_AGREE_WORDS];
+    int rc;
+    core_context_claim_begin(comm->context);
+    while ((rc = agree_intra_round(comm, attempt, words)) == MPI_SUCCESS &&
+           !core_context_claim_agreed(words))
+        ;
+    core_context_claim_end(comm->context);
+    memcpy(mask, words, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+    return rc;
 }
 
 /* Pick n pairs from an agreed mask. */
@@ -177,6 +214,8 @@ static int enough(const uint64_t *mask, int need)
 /* Common free pairs of an intracommunicator's members, `need` of them if possible. */
 static int agree_intra(struct core_comm *comm, int need, uint64_t *mask)
 {
+    if (nodempi.thread_multiple && comm->size == 1 && !comm->is_inter && need == 1)
+        return agree_alone(mask);
     int rc = MPI_SUCCESS;
     for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
         rc = allreduce_offer(comm, attempt, mask);
@@ -222,30 +261,48 @@ static int swap_and_bcast(struct core_comm *local, int leader, const struct lead
 
 /* What the groups of a two-group agreement tell each other. */
 struct inter_header {
-    uint64_t mask[CORE_CONTEXT_WORDS];
+    uint64_t mask[CORE_AGREE_WORDS];
     int32_t values[4];
 };
 
-/* Agreement across two groups: local AND, leaders swap headers (with caller values),
- * *mask = AND over both groups, *theirs = the other side's header. */
+/* One round of a two-group agreement: local AND of the offers for `attempt`, leaders swap
+ * headers, words = AND over both groups. */
+static int agree_inter_round(struct core_comm *local, int leader, const struct leader_link *link,
+                             const int32_t values[4], int attempt, uint64_t *words,
+                             struct inter_header *theirs)
+{
+    struct inter_header mine;
+    memset(&mine, 0, sizeof(mine));
+    int rc = agree_intra_round(local, attempt, mine.mask);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    memcpy(mine.values, values, sizeof(mine.values));
+    rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int w = 0; w < CORE_AGREE_WORDS; w++)
+        words[w] = mine.mask[w] & theirs->mask[w];
+    return MPI_SUCCESS;
+}
+
+/* Agreement across two groups (with caller values): *mask = AND over both groups, `need` pairs
+ * if possible (BLOCKING_ATTEMPTS, each as many rounds as the claim takes), *theirs = the other
+ * side's header. */
 static int agree_inter(struct core_comm *local, int leader, const struct leader_link *link,
                        const int32_t values[4], int need, uint64_t *mask,
                        struct inter_header *theirs)
 {
     int rc = MPI_SUCCESS;
     for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
-        struct inter_header mine;
-        memset(&mine, 0, sizeof(mine));
-        rc = allreduce_offer(local, attempt, mine.mask);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        memcpy(mine.values, values, sizeof(mine.values));
-        rc = swap_and_bcast(local, leader, link, &mine, theirs, sizeof(mine), sizeof(*theirs));
-        if (rc != MPI_SUCCESS)
-            return rc;
-        for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
-            mask[w] = mine.mask[w] & theirs->mask[w];
-        if (enough(mask, need))
+        uint64_t words[CORE_AGREE_WORDS];
+        core_context_claim_begin(local->context);
+        while ((rc = agree_inter_round(local, leader, link, values, attempt, words, theirs)) ==
+                   MPI_SUCCESS &&
+               !core_context_claim_agreed(words))
+            ;
+        core_context_claim_end(local->context);
+        memcpy(mask, words, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
+        if (rc == MPI_SUCCESS && enough(mask, need))
             break;
     }
     return rc;
@@ -680,17 +737,19 @@ int core_comm_create(struct core_comm *comm, struct core_group *group, struct co
     return blocking_end(create(comm, group, out));
 }
 
-/* One attempt of an agreement among the group's members only: group rank 0 collects the
- * offers of the others over comm's collective context (tag derived from the user's), ANDs
- * them, sends the result back. Linear, but create_group is rare and groups on one node are
- * small. */
-static int agree_group_once(struct core_comm *comm, const struct core_group *group, int tag,
-                            int attempt, uint64_t *mask)
+/* One round of an agreement among the group's members only: group rank 0 collects the offers
+ * (for `attempt`, with the claim word, context_claim.h) of the others over comm's collective
+ * context (tag derived from the user's), ANDs them, sends the result back. Linear, but
+ * create_group is rare and groups on one node are small. */
+static int agree_group_round(struct core_comm *comm, const struct core_group *group, int tag,
+                             int attempt, uint64_t *mask)
 {
     struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
-    size_t bytes = sizeof(uint64_t) * CORE_CONTEXT_WORDS;
+    size_t bytes = sizeof(uint64_t) * CORE_AGREE_WORDS;
     struct dt_type *byte = byte_type();
-    blocking_offer(mask, attempt);
+    uint64_t offer[CORE_CONTEXT_WORDS];
+    blocking_offer(offer, attempt);
+    core_context_claim_contribute(comm->context, offer, mask);
     if (group->rank != 0) {
         link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
         int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
@@ -700,14 +759,14 @@ static int agree_group_once(struct core_comm *comm, const struct core_group *gro
         return p2p_recv(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
                         MPI_STATUS_IGNORE);
     }
-    uint64_t other[CORE_CONTEXT_WORDS];
+    uint64_t other[CORE_AGREE_WORDS];
     for (int i = 1; i < group->size; i++) {
         int peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[i]);
         int rc = p2p_recv(comm, link.context, peer, link.tag, other, (MPI_Count)bytes, byte,
                           MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
-        for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        for (int w = 0; w < CORE_AGREE_WORDS; w++)
             mask[w] &= other[w];
     }
     for (int i = 1; i < group->size; i++) {
@@ -725,7 +784,13 @@ static int agree_group(struct core_comm *comm, const struct core_group *group, i
 {
     int rc = MPI_SUCCESS;
     for (int attempt = 0; rc == MPI_SUCCESS && attempt < BLOCKING_ATTEMPTS; attempt++) {
-        rc = agree_group_once(comm, group, tag, attempt, mask);
+        uint64_t words[CORE_AGREE_WORDS];
+        core_context_claim_begin(comm->context);
+        while ((rc = agree_group_round(comm, group, tag, attempt, words)) == MPI_SUCCESS &&
+               !core_context_claim_agreed(words))
+            ;
+        core_context_claim_end(comm->context);
+        memcpy(mask, words, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
         if (rc == MPI_SUCCESS && enough(mask, 1))
             break;
     }

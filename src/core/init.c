@@ -18,6 +18,7 @@
 #include "core/progress.h"
 #include "core/request.h"
 #include "core/state.h"
+#include "core/thread.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 #include "shm/segment.h"
@@ -82,8 +83,6 @@ static int transport_up;
 static int transport_start(void)
 {
     nodempi.pid = getpid();
-    /* Every call is made by one thread at a time: no lock is needed on any path. */
-    nodempi.thread_level = MPI_THREAD_SERIALIZED;
     core_config_load_once();
     if (gethostname(nodempi.processor_name, sizeof(nodempi.processor_name) - 1) != 0)
         strcpy(nodempi.processor_name, "localhost");
@@ -130,13 +129,29 @@ int core_runtime_acquire(void)
     return rc;
 }
 
+/* The level a caller gets for the level it asks for: every level is supported, so the one
+ * asked for (MPI 4.1 11.2.1: "provided = required if possible"); a value between two levels
+ * gets the higher one.
+ * MULTIPLE turns the big lock on for the rest of the process (core/thread.c); the levels below
+ * need nothing, since only one thread at a time is in MPI. */
+int core_thread_level_grant(int required)
+{
+    int level = required <= MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
+                : required <= MPI_THREAD_FUNNELED   ? MPI_THREAD_FUNNELED
+                : required <= MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                                                    : MPI_THREAD_MULTIPLE;
+    if (level == MPI_THREAD_MULTIPLE)
+        core_thread_enable();
+    return level;
+}
+
 int core_init(int required, int *provided)
 {
     main_thread = pthread_self();
-    (void)required;
     int rc = core_runtime_acquire();
     if (rc != MPI_SUCCESS)
         return rc;
+    nodempi.thread_level = core_thread_level_grant(required);
     nodempi.world_initialized = 1;
     if (provided)
         *provided = nodempi.thread_level;

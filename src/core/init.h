@@ -15,6 +15,10 @@ int core_runtime_release(void);
 
 int core_is_main_thread(void);
 
+/* The thread level granted for a requested one (MPI_Init_thread, a session's thread_level
+ * hint); granting MPI_THREAD_MULTIPLE turns the big lock on (core/thread.h). */
+int core_thread_level_grant(int required);
+
 /* Register cleanup that must run in MPI_Finalize while messaging still works. */
 void core_at_finalize(void (*hook)(void));
 void core_finalize_hooks_run(void);

@@ -2,7 +2,10 @@
  * core_progress runs one round of every layer; waiters call core_progress_idle after empty
  * rounds, which spins (ranks <= cores: the peer runs on another core and answers within
  * nanoseconds), yields, and when oversubscribed sleeps on the rank's futex until a peer wakes
- * it (a spinning rank would steal the core the peer it waits for needs). */
+ * it (a spinning rank would steal the core the peer it waits for needs).
+ * With MPI_THREAD_MULTIPLE (core/thread.c) the waiter holds the big lock: one waiting thread
+ * polls for all (the others park outside the lock until something happened), its idle rounds
+ * hand the lock to threads queued for it, and its futex sleep drops it. */
 #include "core/progress.h"
 
 #include <fcntl.h>
@@ -14,6 +17,7 @@
 #include "core/config.h"
 #include "core/request.h"
 #include "core/state.h"
+#include "core/thread.h"
 #include "p2p/p2p.h"
 #include "shm/wake.h"
 
@@ -57,6 +61,8 @@ int core_progress(void)
     int did = p2p_progress();
     if (generic_head)
         did |= poll_generic();
+    if (did && nodempi.thread_multiple)
+        core_thread_note_progress(); /* parked waiters look at their requests */
     return did;
 }
 
@@ -79,19 +85,37 @@ static int should_sleep(void)
            (core_config.wait == CORE_WAIT_AUTO && nodempi.oversubscribed);
 }
 
+/* MPI_THREAD_MULTIPLE: a thread of this process is sleeping on the rank's futex (the rank
+ * block's sleeping flag is one per rank, so only one thread may use it). Under the big lock. */
+static int futex_taken;
+
 /* Sleep until woken (or 50 ms: a safety net that bounds the cost of any missed wake-up path,
- * e.g. a peer that died; correctness never depends on it). */
+ * e.g. a peer that died; correctness never depends on it). With MPI_THREAD_MULTIPLE the lock is
+ * dropped while asleep, and the sleep lasts 1 ms at most: what this thread waits for may be
+ * completed by another thread of the process, which does not wake the futex. */
 static void sleep_on_futex(void)
 {
+    if (nodempi.thread_multiple && futex_taken) {
+        unsigned held = core_thread_suspend();
+        struct timespec nap = {0, 100 * 1000};
+        nanosleep(&nap, NULL);
+        core_thread_resume(held);
+        return;
+    }
+    futex_taken = 1;
     struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
     /* relaxed: the count is a hint for spinners (awake_ranks_fit) */
     atomic_fetch_add_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
     nodempi.futex_sleeps++;
     uint32_t seen = shm_wake_prepare_sleep(me);
-    if (!core_progress())
-        shm_wake_sleep(me, seen, 50L * 1000 * 1000);
+    if (!core_progress()) {
+        unsigned held = core_thread_suspend();
+        shm_wake_sleep(me, seen, (held ? 1L : 50L) * 1000 * 1000);
+        core_thread_resume(held);
+    }
     shm_wake_end_sleep(me);
     atomic_fetch_sub_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
+    futex_taken = 0;
 }
 
 /* Oversubscribed, but do the ranks that are awake fit on the cores? Ranks that wait sleep on
@@ -110,8 +134,8 @@ static int awake_ranks_fit(void)
 }
 
 /* Do processes other than this job's awake ranks want the cores? The kernel's count of
- * runnable tasks (/proc/loadavg, 4th field) above the machine's CPUs says so. Looked at every 2 ms at
- * most (a read of a few dozen bytes, ~2 us). Why it matters: spinning ranks that "fit" the
+ * runnable tasks (/proc/loadavg, 4th field) above the machine's CPUs says so. Looked at every
+ * 2 ms at most (a read of a few dozen bytes, ~2 us). Why it matters: spinning ranks that "fit" the
  * cores lose them to other tenants' processes for whole time slices, and a rank that sleeps
  * is woken ahead of them (the scheduler favours a task that slept): 4 ranks on 2 cores, two
  * ping-ponging, load average 20-38 from other jobs, 8 B: spin then yield 185-270 us, sleeping
@@ -145,6 +169,16 @@ static int cores_contended(void)
 
 void core_progress_idle(unsigned idle_rounds)
 {
+    if (nodempi.thread_multiple) {
+        if (!core_thread_poll_turn()) {
+            core_thread_park(); /* another waiting thread polls for this one */
+            return;
+        }
+        if (core_thread_contended()) {
+            core_thread_yield(); /* the threads queued for the lock run one call each first */
+            return;
+        }
+    }
     enum core_wait_policy policy = core_config.wait;
     if (policy == CORE_WAIT_SPIN) {
         core_cpu_relax();

@@ -18,7 +18,8 @@ struct nodempi_state {
     int world_finalized;         /* MPI_Finalize done (MPI_Finalized) */
     int world_finalizing;        /* MPI_Finalize called (it may still be running callbacks) */
     int runtime_users;           /* the world model until MPI_Finalize, plus each open session */
-    int thread_level;
+    int thread_level;            /* what MPI_Query_thread reports (the world model's level) */
+    int thread_multiple;         /* MPI_THREAD_MULTIPLE granted: the big lock is on (thread.h) */
     int world_rank;
     int world_size;
     int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin */

@@ -13,6 +13,7 @@ static struct core_info *fortran_info;
 
 int PMPI_Abi_get_version(int *abi_major, int *abi_minor)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!abi_major || !abi_minor)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Abi_get_version", "%s is NULL",
                                 abi_major ? "abi_minor" : "abi_major");
@@ -31,6 +32,7 @@ static int set_size(struct core_info *info, const char *key, size_t size)
 
 int PMPI_Abi_get_info(MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Abi_get_info";
     int rc = mpi_check_pointer(NULL, info, "info", fn);
     if (rc != MPI_SUCCESS)
@@ -52,6 +54,7 @@ int PMPI_Abi_get_info(MPI_Info *info)
 /* A new copy of what MPI_Abi_set_fortran_info stored, or MPI_INFO_NULL when nothing was. */
 int PMPI_Abi_get_fortran_info(MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Abi_get_fortran_info";
     int rc = mpi_check_pointer(NULL, info, "info", fn);
     if (rc != MPI_SUCCESS)
@@ -72,6 +75,7 @@ int PMPI_Abi_get_fortran_info(MPI_Info *info)
  * Open MPI, since the first description may already have been acted on. */
 int PMPI_Abi_set_fortran_info(MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Abi_set_fortran_info";
     struct core_info *given;
     int rc = mpi_get_info(info, &given, fn);

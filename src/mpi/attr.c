@@ -78,6 +78,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                             int *comm_keyval, void *extra_state)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return create_keyval(CORE_ATTR_COMM, (core_attr_callback *)comm_copy_attr_fn,
                          (core_attr_callback *)comm_delete_attr_fn, comm_keyval, extra_state,
                          "MPI_Comm_create_keyval");
@@ -86,6 +87,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return free_keyval(CORE_ATTR_COMM, comm_keyval, "MPI_Comm_free_keyval");
 }
 #pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
@@ -93,6 +95,7 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn,
                        int *keyval, void *extra_state)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return create_keyval(CORE_ATTR_COMM, (core_attr_callback *)copy_fn,
                          (core_attr_callback *)delete_fn, keyval, extra_state,
                          "MPI_Keyval_create");
@@ -101,6 +104,7 @@ int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_f
 
 int PMPI_Keyval_free(int *keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return free_keyval(CORE_ATTR_COMM, keyval, "MPI_Keyval_free");
 }
 #pragma weak MPI_Keyval_free = PMPI_Keyval_free
@@ -109,6 +113,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
                             MPI_Type_delete_attr_function *type_delete_attr_fn,
                             int *type_keyval, void *extra_state)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return create_keyval(CORE_ATTR_TYPE, (core_attr_callback *)type_copy_attr_fn,
                          (core_attr_callback *)type_delete_attr_fn, type_keyval, extra_state,
                          "MPI_Type_create_keyval");
@@ -117,6 +122,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 
 int PMPI_Type_free_keyval(int *type_keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return free_keyval(CORE_ATTR_TYPE, type_keyval, "MPI_Type_free_keyval");
 }
 #pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
@@ -125,6 +131,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
                            MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
                            void *extra_state)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return create_keyval(CORE_ATTR_WIN, (core_attr_callback *)win_copy_attr_fn,
                          (core_attr_callback *)win_delete_attr_fn, win_keyval, extra_state,
                          "MPI_Win_create_keyval");
@@ -133,6 +140,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
 
 int PMPI_Win_free_keyval(int *win_keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return free_keyval(CORE_ATTR_WIN, win_keyval, "MPI_Win_free_keyval");
 }
 #pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
@@ -191,36 +199,42 @@ static int comm_delete_attr(MPI_Comm comm, int keyval, const char *function)
 
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_set_attr(comm, comm_keyval, attribute_val, "MPI_Comm_set_attr");
 }
 #pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
 
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_get_attr(comm, comm_keyval, attribute_val, flag, "MPI_Comm_get_attr");
 }
 #pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
 
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_delete_attr(comm, comm_keyval, "MPI_Comm_delete_attr");
 }
 #pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_set_attr(comm, keyval, attribute_val, "MPI_Attr_put");
 }
 #pragma weak MPI_Attr_put = PMPI_Attr_put
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_get_attr(comm, keyval, attribute_val, flag, "MPI_Attr_get");
 }
 #pragma weak MPI_Attr_get = PMPI_Attr_get
 
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_delete_attr(comm, keyval, "MPI_Attr_delete");
 }
 #pragma weak MPI_Attr_delete = PMPI_Attr_delete
@@ -248,6 +262,7 @@ static int type_attr_error(int rc, int keyval, const char *function)
 
 int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *t;
     int rc = begin_type(datatype, &t, "MPI_Type_set_attr");
     if (rc != MPI_SUCCESS)
@@ -260,6 +275,7 @@ int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
 
 int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *t;
     int rc = begin_type(datatype, &t, "MPI_Type_get_attr");
     if (rc == MPI_SUCCESS)
@@ -276,6 +292,7 @@ int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_v
 
 int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *t;
     int rc = begin_type(datatype, &t, "MPI_Type_delete_attr");
     if (rc != MPI_SUCCESS)

@@ -354,18 +354,21 @@ static int do_barrier(MPI_Comm comm, enum mpi_coll_mode mode, MPI_Request *reque
 
 int PMPI_Barrier(MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return do_barrier(comm, MPI_COLL_BLOCKING, NULL, "MPI_Barrier");
 }
 #pragma weak MPI_Barrier = PMPI_Barrier
 
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return do_barrier(comm, MPI_COLL_NONBLOCKING, request, "MPI_Ibarrier");
 }
 #pragma weak MPI_Ibarrier = PMPI_Ibarrier
 
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return do_barrier(comm, MPI_COLL_PERSISTENT, request, "MPI_Barrier_init");
 }
@@ -393,6 +396,7 @@ int mpi_coll_bcast(void *buf, MPI_Count count, MPI_Datatype datatype, int root, 
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_BLOCKING, NULL,
                           "MPI_Bcast");
 }
@@ -401,6 +405,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_NONBLOCKING, request,
                           "MPI_Ibcast");
 }
@@ -409,6 +414,7 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_PERSISTENT, request,
                           "MPI_Bcast_init");
@@ -452,6 +458,7 @@ int mpi_coll_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_BLOCKING,
                            NULL, "MPI_Reduce");
 }
@@ -460,6 +467,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_NONBLOCKING,
                            request, "MPI_Ireduce");
 }
@@ -468,6 +476,7 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_PERSISTENT,
                            request, "MPI_Reduce_init");
@@ -498,6 +507,7 @@ int mpi_coll_allreduce_like(enum coll_kind kind, const void *sendbuf, void *recv
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Allreduce");
 }
@@ -506,6 +516,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                     MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Iallreduce");
 }
@@ -514,6 +525,7 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
 int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_PERSISTENT, request, "MPI_Allreduce_init");
@@ -523,6 +535,7 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Scan");
 }
@@ -531,6 +544,7 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Iscan");
 }
@@ -539,6 +553,7 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
 int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_PERSISTENT, request, "MPI_Scan_init");
@@ -548,6 +563,7 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                 MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Exscan");
 }
@@ -556,6 +572,7 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Iexscan");
 }
@@ -564,6 +581,7 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_PERSISTENT, request, "MPI_Exscan_init");
@@ -618,6 +636,7 @@ int mpi_coll_reduce_scatter(enum coll_kind kind, const void *sendbuf, void *recv
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                                    mpi_coll_int_counts(recvcounts), datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Reduce_scatter");
@@ -627,6 +646,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                                    mpi_coll_int_counts(recvcounts), datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Ireduce_scatter");
@@ -637,6 +657,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                                    mpi_coll_int_counts(recvcounts), datatype, op, comm,
@@ -647,6 +668,7 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                    mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_BLOCKING,
                                    NULL, "MPI_Reduce_scatter_block");
@@ -657,6 +679,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                    mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_NONBLOCKING,
                                    request, "MPI_Ireduce_scatter_block");
@@ -667,6 +690,7 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                    MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                    mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_PERSISTENT,
@@ -781,6 +805,7 @@ int mpi_coll_rooted(enum coll_kind kind, const void *sendbuf, MPI_Count sendcoun
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_BLOCKING, NULL, "MPI_Gather");
@@ -791,6 +816,7 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                  MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_NONBLOCKING, request, "MPI_Igather");
@@ -801,6 +827,7 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
@@ -812,6 +839,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                  MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
                            mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs), root, comm,
                            MPI_COLL_BLOCKING, NULL, "MPI_Gatherv");
@@ -822,6 +850,7 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
                            mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs), root, comm,
                            MPI_COLL_NONBLOCKING, request, "MPI_Igatherv");
@@ -832,6 +861,7 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
                            mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs), root, comm,
@@ -842,6 +872,7 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_BLOCKING, NULL, "MPI_Scatter");
@@ -852,6 +883,7 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_NONBLOCKING, request, "MPI_Iscatter");
@@ -862,6 +894,7 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
@@ -873,6 +906,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_int_counts(sendcounts), mpi_coll_int_displs(displs), root, comm,
                            MPI_COLL_BLOCKING, NULL, "MPI_Scatterv");
@@ -883,6 +917,7 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_int_counts(sendcounts), mpi_coll_int_displs(displs), root, comm,
                            MPI_COLL_NONBLOCKING, request, "MPI_Iscatterv");
@@ -894,6 +929,7 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_int_counts(sendcounts), mpi_coll_int_displs(displs), root, comm,
@@ -983,6 +1019,7 @@ int mpi_coll_allgather(enum coll_kind kind, const void *sendbuf, MPI_Count sendc
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                               mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_BLOCKING, NULL, "MPI_Allgather");
@@ -992,6 +1029,7 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                               mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_NONBLOCKING, request, "MPI_Iallgather");
@@ -1002,6 +1040,7 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                               mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
@@ -1013,6 +1052,7 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
                               recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Allgatherv");
@@ -1023,6 +1063,7 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                      MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
                               recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Iallgatherv");
@@ -1034,6 +1075,7 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                          MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
@@ -1065,6 +1107,7 @@ int mpi_coll_alltoall(enum coll_kind kind, const void *sendbuf, MPI_Count sendco
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Alltoall");
 }
@@ -1073,6 +1116,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Ialltoall");
 }
@@ -1082,6 +1126,7 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                        MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, MPI_COLL_PERSISTENT, request, "MPI_Alltoall_init");
@@ -1124,6 +1169,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
@@ -1136,6 +1182,7 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
@@ -1148,6 +1195,7 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtype, recvbuf,
@@ -1194,6 +1242,7 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
@@ -1206,6 +1255,7 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                     MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
@@ -1218,6 +1268,7 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtypes, recvbuf,
@@ -1232,6 +1283,7 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_allgather");
@@ -1242,6 +1294,7 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_NONBLOCKING, request, "MPI_Ineighbor_allgather");
@@ -1252,6 +1305,7 @@ int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatyp
                                  void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
@@ -1263,6 +1317,7 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
                               recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_allgatherv");
@@ -1273,6 +1328,7 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               void *recvbuf, const int recvcounts[], const int displs[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
                               recvtype, comm, MPI_COLL_NONBLOCKING, request,
@@ -1285,6 +1341,7 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(displs),
@@ -1296,6 +1353,7 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype, comm, MPI_COLL_BLOCKING, NULL,
                              "MPI_Neighbor_alltoall");
@@ -1306,6 +1364,7 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype, comm, MPI_COLL_NONBLOCKING, request,
                              "MPI_Ineighbor_alltoall");
@@ -1316,6 +1375,7 @@ int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype, comm, MPI_COLL_PERSISTENT, request,
@@ -1327,6 +1387,7 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
@@ -1339,6 +1400,7 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_int_displs(rdispls),
@@ -1353,6 +1415,7 @@ int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[],
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_int_displs(sdispls), sendtype, recvbuf,
@@ -1367,6 +1430,7 @@ int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -1380,6 +1444,7 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_int_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -1394,6 +1459,7 @@ int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[],
                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_int_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,

@@ -10,6 +10,7 @@
 
 int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_BLOCKING, NULL,
                           "MPI_Bcast_c");
 }
@@ -18,6 +19,7 @@ int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
 int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_NONBLOCKING, request,
                           "MPI_Ibcast_c");
 }
@@ -26,6 +28,7 @@ int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root
 int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                       MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_bcast(buffer, count, datatype, root, comm, MPI_COLL_PERSISTENT, request,
                           "MPI_Bcast_init_c");
@@ -38,6 +41,7 @@ int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
 int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_BLOCKING,
                            NULL, "MPI_Reduce_c");
 }
@@ -46,6 +50,7 @@ int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_NONBLOCKING,
                            request, "MPI_Ireduce_c");
 }
@@ -54,6 +59,7 @@ int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
 int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, MPI_COLL_PERSISTENT,
                            request, "MPI_Reduce_init_c");
@@ -63,6 +69,7 @@ int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Allreduce_c");
 }
@@ -71,6 +78,7 @@ int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Iallreduce_c");
 }
@@ -80,6 +88,7 @@ int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                           MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allreduce_like(COLL_ALLREDUCE, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_PERSISTENT, request, "MPI_Allreduce_init_c");
@@ -89,6 +98,7 @@ int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count,
 int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Scan_c");
 }
@@ -97,6 +107,7 @@ int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
 int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                  MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Iscan_c");
 }
@@ -105,6 +116,7 @@ int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dataty
 int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allreduce_like(COLL_SCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_PERSISTENT, request, "MPI_Scan_init_c");
@@ -114,6 +126,7 @@ int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Da
 int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                   MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Exscan_c");
 }
@@ -122,6 +135,7 @@ int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datat
 int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Iexscan_c");
 }
@@ -130,6 +144,7 @@ int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
 int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allreduce_like(COLL_EXSCAN, sendbuf, recvbuf, count, datatype, op, comm,
                                    MPI_COLL_PERSISTENT, request, "MPI_Exscan_init_c");
@@ -139,6 +154,7 @@ int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
 int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                                    mpi_coll_wide_counts(recvcounts), datatype, op, comm,
                                    MPI_COLL_BLOCKING, NULL, "MPI_Reduce_scatter_c");
@@ -148,6 +164,7 @@ int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count re
 int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                                    mpi_coll_wide_counts(recvcounts), datatype, op, comm,
                                    MPI_COLL_NONBLOCKING, request, "MPI_Ireduce_scatter_c");
@@ -158,6 +175,7 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER, sendbuf, recvbuf, 0,
                                    mpi_coll_wide_counts(recvcounts), datatype, op, comm,
@@ -168,6 +186,7 @@ int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Cou
 int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                    mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_BLOCKING,
                                    NULL, "MPI_Reduce_scatter_block_c");
@@ -178,6 +197,7 @@ int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count r
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                  MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                    mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_NONBLOCKING,
                                    request, "MPI_Ireduce_scatter_block_c");
@@ -188,6 +208,7 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                      MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_reduce_scatter(COLL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, recvcount,
                                    mpi_coll_no_counts(), datatype, op, comm, MPI_COLL_PERSISTENT,
@@ -201,6 +222,7 @@ int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Cou
 int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_BLOCKING, NULL, "MPI_Gather_c");
@@ -211,6 +233,7 @@ int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                    MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_NONBLOCKING, request, "MPI_Igather_c");
@@ -221,6 +244,7 @@ int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_GATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
@@ -232,6 +256,7 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                    int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
                            mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs), root,
                            comm, MPI_COLL_BLOCKING, NULL, "MPI_Gatherv_c");
@@ -242,6 +267,7 @@ int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                     int root, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
                            mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs), root,
                            comm, MPI_COLL_NONBLOCKING, request, "MPI_Igatherv_c");
@@ -253,6 +279,7 @@ int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                         MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_GATHERV, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype,
                            mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs), root,
@@ -263,6 +290,7 @@ int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
 int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_BLOCKING, NULL, "MPI_Scatter_c");
@@ -273,6 +301,7 @@ int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                     MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
                            MPI_COLL_NONBLOCKING, request, "MPI_Iscatter_c");
@@ -283,6 +312,7 @@ int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_SCATTER, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_no_counts(), mpi_coll_no_displs(), root, comm,
@@ -294,6 +324,7 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_wide_counts(sendcounts), mpi_coll_wide_displs(displs), root,
                            comm, MPI_COLL_BLOCKING, NULL, "MPI_Scatterv_c");
@@ -304,6 +335,7 @@ int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_wide_counts(sendcounts), mpi_coll_wide_displs(displs), root,
                            comm, MPI_COLL_NONBLOCKING, request, "MPI_Iscatterv_c");
@@ -315,6 +347,7 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                          MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_rooted(COLL_SCATTERV, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype,
                            mpi_coll_wide_counts(sendcounts), mpi_coll_wide_displs(displs), root,
@@ -328,6 +361,7 @@ int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], cons
 int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                               mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_BLOCKING, NULL, "MPI_Allgather_c");
@@ -338,6 +372,7 @@ int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                       MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                               mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_NONBLOCKING, request, "MPI_Iallgather_c");
@@ -348,6 +383,7 @@ int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
                           void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                           MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                               mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
@@ -359,6 +395,7 @@ int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                       MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs),
                               recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Allgatherv_c");
@@ -369,6 +406,7 @@ int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
                        void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs),
                               recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Iallgatherv_c");
@@ -380,6 +418,7 @@ int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                            MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs),
@@ -391,6 +430,7 @@ int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
 int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Alltoall_c");
 }
@@ -400,6 +440,7 @@ int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                      MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, MPI_COLL_NONBLOCKING, request, "MPI_Ialltoall_c");
 }
@@ -409,6 +450,7 @@ int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoall(COLL_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                              recvtype, comm, MPI_COLL_PERSISTENT, request, "MPI_Alltoall_init_c");
@@ -419,6 +461,7 @@ int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -431,6 +474,7 @@ int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                       MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -443,6 +487,7 @@ int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallv(COLL_ALLTOALLV, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtype, recvbuf,
@@ -455,6 +500,7 @@ int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MP
                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -467,6 +513,7 @@ int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const M
                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                       MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -480,6 +527,7 @@ int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                           const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                           MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallw(COLL_ALLTOALLW, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
@@ -496,6 +544,7 @@ int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_allgather_c");
@@ -506,6 +555,7 @@ int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
                                void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
                               MPI_COLL_NONBLOCKING, request, "MPI_Ineighbor_allgather_c");
@@ -516,6 +566,7 @@ int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI
                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
                               recvcount, mpi_coll_no_counts(), mpi_coll_no_displs(), recvtype, comm,
@@ -527,6 +578,7 @@ int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
                                void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs),
                               recvtype, comm, MPI_COLL_BLOCKING, NULL, "MPI_Neighbor_allgatherv_c");
@@ -538,6 +590,7 @@ int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Da
                                 const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs),
                               recvtype, comm, MPI_COLL_NONBLOCKING, request,
@@ -550,6 +603,7 @@ int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MP
                                     const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                     MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_allgather(COLL_NEIGHBOR_ALLGATHERV, sendbuf, sendcount, sendtype, recvbuf, 0,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(displs),
@@ -562,6 +616,7 @@ int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datat
                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                              MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype, comm, MPI_COLL_BLOCKING, NULL,
                              "MPI_Neighbor_alltoall_c");
@@ -572,6 +627,7 @@ int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                               MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype, comm, MPI_COLL_NONBLOCKING, request,
                              "MPI_Ineighbor_alltoall_c");
@@ -582,6 +638,7 @@ int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoall(COLL_NEIGHBOR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype, comm, MPI_COLL_PERSISTENT, request,
@@ -594,6 +651,7 @@ int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[],
                               const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                               MPI_Datatype recvtype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -606,6 +664,7 @@ int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtype, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -620,6 +679,7 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                    MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallv(COLL_NEIGHBOR_ALLTOALLV, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtype, recvbuf,
@@ -634,6 +694,7 @@ int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[],
                               void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                               const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -647,6 +708,7 @@ int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[]
                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,
                               mpi_coll_wide_counts(recvcounts), mpi_coll_wide_displs(rdispls),
@@ -661,6 +723,7 @@ int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcoun
                                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)info;
     return mpi_coll_alltoallw(COLL_NEIGHBOR_ALLTOALLW, sendbuf, mpi_coll_wide_counts(sendcounts),
                               mpi_coll_wide_displs(sdispls), sendtypes, recvbuf,

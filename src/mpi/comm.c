@@ -39,6 +39,7 @@ static int dup_with(MPI_Comm comm, struct core_info *info, MPI_Comm *newcomm,
 
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return dup_with(comm, NULL, newcomm, "MPI_Comm_dup");
 }
 #pragma weak MPI_Comm_dup = PMPI_Comm_dup
@@ -59,6 +60,7 @@ static int hints_argument(MPI_Info info, struct core_info **hints, struct core_i
 
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *hints, *empty;
     int rc = mpi_check_initialized("MPI_Comm_dup_with_info");
     if (rc == MPI_SUCCESS)
@@ -94,6 +96,7 @@ static int idup_with(MPI_Comm comm, struct core_info *info, MPI_Comm *newcomm,
 
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return idup_with(comm, NULL, newcomm, request, "MPI_Comm_idup");
 }
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
@@ -101,6 +104,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *hints, *empty;
     int rc = mpi_check_initialized("MPI_Comm_idup_with_info");
     if (rc == MPI_SUCCESS)
@@ -115,6 +119,7 @@ int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
 
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c, *made = NULL;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_split");
     if (rc == MPI_SUCCESS && color < 0 && color != MPI_UNDEFINED)
@@ -132,6 +137,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                          MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Comm_split_type";
     struct core_comm *c, *made = NULL;
     struct core_info *hints = NULL;
@@ -153,6 +159,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
 
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c, *made = NULL;
     struct core_group *g;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_create");
@@ -174,6 +181,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Comm_create_group";
     struct core_comm *c, *made = NULL;
     struct core_group *g;
@@ -199,6 +207,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 
 int PMPI_Comm_free(MPI_Comm *comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Comm_free";
     struct core_comm *c;
     int rc = mpi_check_initialized(fn);
@@ -220,6 +229,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     /* No dynamic processes: disconnecting is freeing once pending traffic is done, which
      * the reference count already guarantees. */
     return PMPI_Comm_free(comm);
@@ -228,6 +238,7 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *a, *b;
     int rc = mpi_begin_comm(comm1, &a, "MPI_Comm_compare");
     if (rc == MPI_SUCCESS)
@@ -242,6 +253,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 
 int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_set_name");
     if (rc == MPI_SUCCESS)
@@ -270,6 +282,7 @@ static int null_comm_name(char *comm_name, int *resultlen)
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (comm == MPI_COMM_NULL)
         return null_comm_name(comm_name, resultlen);
     struct core_comm *c;
@@ -290,6 +303,7 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_test_inter");
     if (rc == MPI_SUCCESS)
@@ -313,6 +327,7 @@ static int begin_intercomm(MPI_Comm comm, struct core_comm **c, const void *out,
 
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = begin_intercomm(comm, &c, size, "MPI_Comm_remote_size");
     if (rc == MPI_SUCCESS)
@@ -332,6 +347,7 @@ static int publish_group(struct core_comm *c, int rc, struct core_group *g, MPI_
 
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     struct core_group *g = NULL;
     int rc = begin_intercomm(comm, &c, group, "MPI_Comm_remote_group");
@@ -344,6 +360,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     struct core_group *g = NULL;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_group");
@@ -359,6 +376,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Intercomm_create";
     struct core_comm *local, *peer = NULL, *made = NULL;
     int rc = mpi_begin_comm(local_comm, &local, fn);
@@ -392,6 +410,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
 
 int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c, *made = NULL;
     int rc = begin_intercomm(intercomm, &c, newintracomm, "MPI_Intercomm_merge");
     if (rc != MPI_SUCCESS)
@@ -403,6 +422,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
 
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     struct core_info *i;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_set_info");
@@ -418,6 +438,7 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     struct core_info *i = NULL;
     int rc = mpi_begin_comm(comm, &c, "MPI_Comm_get_info");
@@ -437,6 +458,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
  * spawned has MPI_COMM_NULL for its parent (MPI 4.1 11.8.2). */
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Comm_get_parent");
     if (rc == MPI_SUCCESS)
         rc = mpi_check_pointer(NULL, parent, "parent", "MPI_Comm_get_parent");
@@ -499,6 +521,7 @@ static int adorn_new_comm(MPI_Comm *newcomm, const struct from_group_args *a, co
 int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                 MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Comm_create_from_group";
     struct from_group_args a;
     int rc = check_from_group(group, stringtag, info, errhandler, newcomm, &a, fn);
@@ -518,6 +541,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                                       const char *stringtag, MPI_Info info,
                                       MPI_Errhandler errhandler, MPI_Comm *newintercomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Intercomm_create_from_groups";
     struct from_group_args a;
     struct core_group *remote;

@@ -112,12 +112,14 @@ static int type_contiguous(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *
 
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_contiguous(count, oldtype, newtype, 0, "MPI_Type_contiguous");
 }
 #pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
 
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_contiguous(count, oldtype, newtype, 1, "MPI_Type_contiguous_c");
 }
 #pragma weak MPI_Type_contiguous_c = PMPI_Type_contiguous_c
@@ -153,6 +155,7 @@ static int type_vector(MPI_Count count, MPI_Count blocklen, MPI_Count stride,
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_vector(count, blocklength, stride, oldtype, newtype, MPI_COMBINER_VECTOR, 0,
                        "MPI_Type_vector");
 }
@@ -161,6 +164,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_vector(count, blocklength, stride, oldtype, newtype, MPI_COMBINER_VECTOR, 1,
                        "MPI_Type_vector_c");
 }
@@ -169,6 +173,7 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_vector(count, blocklength, stride, oldtype, newtype, MPI_COMBINER_HVECTOR, 0,
                        "MPI_Type_create_hvector");
 }
@@ -177,6 +182,7 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
 int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride,
                                MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_vector(count, blocklength, stride, oldtype, newtype, MPI_COMBINER_HVECTOR, 1,
                        "MPI_Type_create_hvector_c");
 }
@@ -282,6 +288,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
                       const int array_of_displacements[], MPI_Datatype oldtype,
                       MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklens = array_of_blocklengths,
                              .displs = array_of_displacements,
                              .combiner = MPI_COMBINER_INDEXED};
@@ -293,6 +300,7 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count array_of_blocklengths[]
                         const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                         MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklens_c = array_of_blocklengths,
                              .displs_c = array_of_displacements,
                              .combiner = MPI_COMBINER_INDEXED, .large = 1};
@@ -304,6 +312,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
                               const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklens = array_of_blocklengths,
                              .displs_aint = array_of_displacements,
                              .combiner = MPI_COMBINER_HINDEXED};
@@ -315,6 +324,7 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
                                 const MPI_Count array_of_displacements[], MPI_Datatype oldtype,
                                 MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklens_c = array_of_blocklengths,
                              .displs_c = array_of_displacements,
                              .combiner = MPI_COMBINER_HINDEXED, .large = 1};
@@ -325,6 +335,7 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count array_of_blockl
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklen = blocklength,
                              .displs = array_of_displacements,
                              .combiner = MPI_COMBINER_INDEXED_BLOCK};
@@ -336,6 +347,7 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count blocklength,
                                      const MPI_Count array_of_displacements[],
                                      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklen = blocklength,
                              .displs_c = array_of_displacements,
                              .combiner = MPI_COMBINER_INDEXED_BLOCK, .large = 1};
@@ -347,6 +359,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
                                     const MPI_Aint array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklen = blocklength,
                              .displs_aint = array_of_displacements,
                              .combiner = MPI_COMBINER_HINDEXED_BLOCK};
@@ -358,6 +371,7 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count blocklength,
                                       const MPI_Count array_of_displacements[],
                                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct indexed_args a = {.count = count, .blocklen = blocklength,
                              .displs_c = array_of_displacements,
                              .combiner = MPI_COMBINER_HINDEXED_BLOCK, .large = 1};
@@ -445,6 +459,7 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
                             const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_struct(count, array_of_blocklengths, array_of_displacements, NULL, NULL,
                        array_of_types, newtype, 0, "MPI_Type_create_struct");
 }
@@ -454,6 +469,7 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
                               const MPI_Count array_of_displacements[],
                               const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_struct(count, NULL, NULL, array_of_blocklengths, array_of_displacements,
                        array_of_types, newtype, 1, "MPI_Type_create_struct_c");
 }
@@ -551,6 +567,7 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
                               const int array_of_subsizes[], const int array_of_starts[],
                               int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, NULL, NULL,
                          NULL, order, oldtype, newtype, "MPI_Type_create_subarray");
 }
@@ -561,6 +578,7 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[],
                                 const MPI_Count array_of_starts[], int order,
                                 MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_subarray(ndims, NULL, NULL, NULL, array_of_sizes, array_of_subsizes,
                          array_of_starts, order, oldtype, newtype, "MPI_Type_create_subarray_c");
 }
@@ -669,6 +687,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gs
                             const int array_of_psizes[], int order, MPI_Datatype oldtype,
                             MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_darray(size, rank, ndims, array_of_gsizes, NULL, array_of_distribs,
                        array_of_dargs, array_of_psizes, order, oldtype, newtype,
                        "MPI_Type_create_darray");
@@ -680,6 +699,7 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count arr
                               const int array_of_psizes[], int order, MPI_Datatype oldtype,
                               MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_darray(size, rank, ndims, NULL, array_of_gsizes, array_of_distribs,
                        array_of_dargs, array_of_psizes, order, oldtype, newtype,
                        "MPI_Type_create_darray_c");
@@ -709,6 +729,7 @@ static int type_resized(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_resized(oldtype, lb, extent, newtype, 0, "MPI_Type_create_resized");
 }
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
@@ -716,12 +737,14 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 int PMPI_Type_create_resized_c(MPI_Datatype oldtype, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_resized(oldtype, lb, extent, newtype, 1, "MPI_Type_create_resized_c");
 }
 #pragma weak MPI_Type_create_resized_c = PMPI_Type_create_resized_c
 
 int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_dup";
     struct dt_type *old, *type = NULL;
     int err;
@@ -746,6 +769,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_commit";
     struct dt_type *type;
     int err;
@@ -762,6 +786,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
 
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_free";
     struct dt_type *type;
     int err;
@@ -800,6 +825,7 @@ static int type_query(MPI_Datatype datatype, struct dt_type **type, const void *
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, size, size, "MPI_Type_size");
     if (err == MPI_SUCCESS)
@@ -810,6 +836,7 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, size, size, "MPI_Type_size_x");
     if (err == MPI_SUCCESS)
@@ -820,6 +847,7 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 
 int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, size, size, "MPI_Type_size_c");
     if (err == MPI_SUCCESS)
@@ -830,6 +858,7 @@ int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
 
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, lb, extent, "MPI_Type_get_extent");
     if (err == MPI_SUCCESS) {
@@ -842,6 +871,7 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, lb, extent, "MPI_Type_get_extent_x");
     if (err == MPI_SUCCESS) {
@@ -854,6 +884,7 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
 
 int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, lb, extent, "MPI_Type_get_extent_c");
     if (err == MPI_SUCCESS) {
@@ -866,6 +897,7 @@ int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
 
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, true_lb, true_extent, "MPI_Type_get_true_extent");
     if (err == MPI_SUCCESS) {
@@ -879,6 +911,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, true_lb, true_extent, "MPI_Type_get_true_extent_x");
     if (err == MPI_SUCCESS) {
@@ -892,6 +925,7 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
 int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
                                 MPI_Count *true_extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = type_query(datatype, &type, true_lb, true_extent, "MPI_Type_get_true_extent_c");
     if (err == MPI_SUCCESS) {
@@ -907,6 +941,7 @@ int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb,
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_get_envelope";
     struct dt_type *type;
     MPI_Count ni, na, nc, nt;
@@ -933,6 +968,7 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers,
                              MPI_Count *num_addresses, MPI_Count *num_large_counts,
                              MPI_Count *num_datatypes, int *combiner)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_get_envelope_c";
     struct dt_type *type;
     int err;
@@ -978,6 +1014,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                            int max_datatypes, int array_of_integers[],
                            MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_get_contents";
     struct dt_type *type;
     int err;
@@ -997,6 +1034,7 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
                              MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
                              MPI_Datatype array_of_datatypes[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_get_contents_c";
     struct dt_type *type;
     int err;
@@ -1015,6 +1053,7 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers,
 
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_get_name";
     struct dt_type *type;
     int err;
@@ -1038,6 +1077,7 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_set_name";
     struct dt_type *type;
     int err;
@@ -1051,6 +1091,7 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_match_size";
     int err;
     if ((err = mpi_check_initialized(function)))
@@ -1099,6 +1140,7 @@ static int type_create_f90(int combiner, int p, int r, MPI_Datatype *newtype,
 
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_create_f90(MPI_COMBINER_F90_INTEGER, 0, r, newtype,
                            "MPI_Type_create_f90_integer");
 }
@@ -1106,12 +1148,14 @@ int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_create_f90(MPI_COMBINER_F90_REAL, p, r, newtype, "MPI_Type_create_f90_real");
 }
 #pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return type_create_f90(MPI_COMBINER_F90_COMPLEX, p, r, newtype,
                            "MPI_Type_create_f90_complex");
 }
@@ -1120,6 +1164,7 @@ int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
                               MPI_Datatype *pair_type)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Type_get_value_index";
     struct dt_type *value, *index;
     int err;

@@ -59,6 +59,7 @@ static int pack(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, voi
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!position)
         return pack(inbuf, incount, datatype, outbuf, outsize, NULL, comm, "MPI_Pack");
     MPI_Count at = *position;
@@ -72,6 +73,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
 int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype datatype, void *outbuf,
                 MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return pack(inbuf, incount, datatype, outbuf, outsize, position, comm, "MPI_Pack_c");
 }
 #pragma weak MPI_Pack_c = PMPI_Pack_c
@@ -106,6 +108,7 @@ static int unpack(const void *inbuf, MPI_Count insize, MPI_Count *position, void
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype datatype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!position)
         return unpack(inbuf, insize, NULL, outbuf, outcount, datatype, comm, "MPI_Unpack");
     MPI_Count at = *position;
@@ -119,6 +122,7 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
 int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
                   MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return unpack(inbuf, insize, position, outbuf, outcount, datatype, comm, "MPI_Unpack_c");
 }
 #pragma weak MPI_Unpack_c = PMPI_Unpack_c
@@ -141,6 +145,7 @@ static int pack_size(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm_han
 
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Pack_size";
     MPI_Count bytes;
     int err = pack_size(incount, datatype, comm, size ? &bytes : NULL, function);
@@ -157,6 +162,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return pack_size(incount, datatype, comm, size, "MPI_Pack_size_c");
 }
 #pragma weak MPI_Pack_size_c = PMPI_Pack_size_c
@@ -203,6 +209,7 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount,
                        MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
                        MPI_Aint *position)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Count at = position ? *position : 0;
     int err = pack_external(datarep, inbuf, incount, datatype, outbuf, outsize,
                             position ? &at : NULL, "MPI_Pack_external");
@@ -216,6 +223,7 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count inco
                          MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
                          MPI_Count *position)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position,
                          "MPI_Pack_external_c");
 }
@@ -250,6 +258,7 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
                          MPI_Aint *position, void *outbuf, int outcount,
                          MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Count at = position ? *position : 0;
     int err = unpack_external(datarep, inbuf, insize, position ? &at : NULL, outbuf, outcount,
                               datatype, "MPI_Unpack_external");
@@ -263,6 +272,7 @@ int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count in
                            MPI_Count *position, void *outbuf, MPI_Count outcount,
                            MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return unpack_external(datarep, inbuf, insize, position, outbuf, outcount, datatype,
                            "MPI_Unpack_external_c");
 }
@@ -285,6 +295,7 @@ static int pack_external_size(const char *datarep, MPI_Count incount, MPI_Dataty
 int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype,
                             MPI_Aint *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Count bytes;
     int err = pack_external_size(datarep, incount, datatype, size ? &bytes : NULL,
                                  "MPI_Pack_external_size");
@@ -297,6 +308,7 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
 int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype,
                               MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return pack_external_size(datarep, incount, datatype, size, "MPI_Pack_external_size_c");
 }
 #pragma weak MPI_Pack_external_size_c = PMPI_Pack_external_size_c
@@ -305,6 +317,7 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datat
 
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Get_address";
     int err;
     if ((err = mpi_check_initialized(function)) ||
@@ -353,6 +366,7 @@ static MPI_Count count_of(const MPI_Status *status, const struct dt_type *type)
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = status_query(status, datatype, &type, count, "MPI_Get_count");
     if (err == MPI_SUCCESS) {
@@ -365,6 +379,7 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 
 int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = status_query(status, datatype, &type, count, "MPI_Get_count_c");
     if (err == MPI_SUCCESS)
@@ -375,6 +390,7 @@ int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count 
 
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = status_query(status, datatype, &type, count, "MPI_Get_elements");
     if (err == MPI_SUCCESS) {
@@ -388,6 +404,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = status_query(status, datatype, &type, count, "MPI_Get_elements_x");
     if (err == MPI_SUCCESS)
@@ -398,6 +415,7 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct dt_type *type;
     int err = status_query(status, datatype, &type, count, "MPI_Get_elements_c");
     if (err == MPI_SUCCESS)
@@ -427,18 +445,21 @@ static int set_elements(MPI_Status *status, MPI_Datatype datatype, MPI_Count cou
 
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return set_elements(status, datatype, count, "MPI_Status_set_elements");
 }
 #pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
 
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return set_elements(status, datatype, count, "MPI_Status_set_elements_x");
 }
 #pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return set_elements(status, datatype, count, "MPI_Status_set_elements_c");
 }
 #pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c

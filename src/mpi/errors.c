@@ -7,6 +7,7 @@
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc;
     if ((rc = mpi_check_initialized("MPI_Comm_set_errhandler")) ||
@@ -35,6 +36,7 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc;
     if ((rc = mpi_check_initialized("MPI_Comm_get_errhandler")) ||
@@ -50,6 +52,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                 MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Comm_create_errhandler");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -70,6 +73,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn
 
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc;
     if ((rc = mpi_check_initialized("MPI_Comm_call_errhandler")) ||
@@ -84,6 +88,7 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_errhandler *eh = errhandler ? core_errhandler_from_handle(*errhandler) : NULL;
     if (!eh)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Errhandler_free",
@@ -96,6 +101,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *text = core_error_string(errorcode);
     if (!text)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Error_string", "invalid error code %d",
@@ -110,6 +116,7 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (core_error_class_of(errorcode, errorclass) != MPI_SUCCESS)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Error_class", "invalid error code %d",
                                 errorcode);
@@ -119,6 +126,7 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 
 int PMPI_Add_error_class(int *errorclass)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Add_error_class");
     if (rc == MPI_SUCCESS && core_error_add_code(-1, errorclass) != MPI_SUCCESS)
         rc = core_error_raise(NULL, MPI_ERR_OTHER, "MPI_Add_error_class",
@@ -129,6 +137,7 @@ int PMPI_Add_error_class(int *errorclass)
 
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Add_error_code");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -145,6 +154,7 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
 
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Add_error_string");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -171,18 +181,21 @@ static int remove_common(int code, int is_class, const char *function)
 
 int PMPI_Remove_error_class(int errorclass)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return remove_common(errorclass, 1, "MPI_Remove_error_class");
 }
 #pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
 
 int PMPI_Remove_error_code(int errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return remove_common(errorcode, 0, "MPI_Remove_error_code");
 }
 #pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
 
 int PMPI_Remove_error_string(int errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Remove_error_string");
     if (rc == MPI_SUCCESS && core_error_set_string(errorcode, "") != MPI_SUCCESS)
         rc = core_error_raise(NULL, MPI_ERR_ARG, "MPI_Remove_error_string",

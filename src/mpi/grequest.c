@@ -67,6 +67,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                         MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Grequest_start";
     int rc = mpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && !request)
@@ -90,6 +91,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 
 int PMPI_Grequest_complete(MPI_Request request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Grequest_complete";
     int rc = mpi_check_initialized(fn);
     if (rc != MPI_SUCCESS)

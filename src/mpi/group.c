@@ -37,6 +37,7 @@ static int finish_new_group(int rc, struct core_group *made, MPI_Group *newgroup
 
 int PMPI_Group_size(MPI_Group group, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *g;
     int rc = begin_group(group, &g, "MPI_Group_size");
     if (rc == MPI_SUCCESS)
@@ -49,6 +50,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
 
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *g;
     int rc = begin_group(group, &g, "MPI_Group_rank");
     if (rc == MPI_SUCCESS)
@@ -62,6 +64,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
                                int ranks2[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Group_translate_ranks";
     struct core_group *a, *b;
     int rc = begin_two_groups(group1, group2, &a, &b, n > 0 ? ranks2 : (void *)1, fn);
@@ -83,6 +86,7 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
 
 int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *a, *b;
     int rc = begin_two_groups(group1, group2, &a, &b, result, "MPI_Group_compare");
     if (rc == MPI_SUCCESS)
@@ -93,6 +97,7 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *a, *b, *made = NULL;
     int rc = begin_two_groups(group1, group2, &a, &b, newgroup, "MPI_Group_union");
     if (rc != MPI_SUCCESS)
@@ -104,6 +109,7 @@ int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *a, *b, *made = NULL;
     int rc = begin_two_groups(group1, group2, &a, &b, newgroup, "MPI_Group_intersection");
     if (rc != MPI_SUCCESS)
@@ -115,6 +121,7 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgr
 
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *a, *b, *made = NULL;
     int rc = begin_two_groups(group1, group2, &a, &b, newgroup, "MPI_Group_difference");
     if (rc != MPI_SUCCESS)
@@ -147,6 +154,7 @@ static int check_rank_list(const struct core_group *g, int n, const int ranks[],
 
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *g, *made = NULL;
     int rc = begin_group(group, &g, "MPI_Group_incl");
     if (rc == MPI_SUCCESS)
@@ -160,6 +168,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *g, *made = NULL;
     int rc = begin_group(group, &g, "MPI_Group_excl");
     if (rc == MPI_SUCCESS)
@@ -204,18 +213,21 @@ static int range_op(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup
 
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return range_op(group, n, ranges, newgroup, 0, "MPI_Group_range_incl");
 }
 #pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return range_op(group, n, ranges, newgroup, 1, "MPI_Group_range_excl");
 }
 #pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 
 int PMPI_Group_free(MPI_Group *group)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_group *g;
     int rc = mpi_check_initialized("MPI_Group_free");
     if (rc == MPI_SUCCESS)

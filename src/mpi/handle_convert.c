@@ -2,7 +2,8 @@
  * MPI_Comm_f2c and the same for every handle type), the MPI-5.0 ABI forms (MPI_Comm_toint /
  * MPI_Comm_fromint ...) and MPI_Status_c2f / MPI_Status_f2c. Owns the table that numbers user
  * handles; it never looks inside the objects (it only asks each layer whether a predefined
- * value is valid). Not thread-safe beyond MPI_THREAD_SERIALIZED, like the object tables. */
+ * value is valid). The two conversion helpers hold the big lock of MPI_THREAD_MULTIPLE around
+ * the table (mpi_enter in src/mpi/api.h), which covers every function here. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,6 +130,7 @@ static int predefined_valid(enum handle_kind kind, uintptr_t value)
 
 static int handle_to_int(enum handle_kind kind, uintptr_t handle)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (handle < HANDLE_INT_BASE)
         return predefined_valid(kind, handle) ? (int)handle : (int)kind_abi[kind].null_value;
     if (table.nslots) {
@@ -148,6 +150,7 @@ static int handle_to_int(enum handle_kind kind, uintptr_t handle)
 
 static uintptr_t handle_from_int(enum handle_kind kind, int value)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (value >= 0 && value < HANDLE_INT_BASE)
         return predefined_valid(kind, (uintptr_t)value) ? (uintptr_t)value
                                                           : kind_abi[kind].null_value;

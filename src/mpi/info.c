@@ -32,6 +32,7 @@ static int no_memory(const char *function)
 
 int PMPI_Info_create(MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_pointer(NULL, info, "info", "MPI_Info_create");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -45,6 +46,7 @@ int PMPI_Info_create(MPI_Info *info)
 
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)argc; /* the command line is read from /proc/self/cmdline, as for MPI_INFO_ENV */
     (void)argv;
     if (!info)
@@ -59,6 +61,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Info_set";
     struct core_info *i;
     int rc = begin_info(info, &i, fn);
@@ -78,6 +81,7 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *i;
     int rc = begin_info(info, &i, "MPI_Info_delete");
     if (rc == MPI_SUCCESS)
@@ -103,6 +107,7 @@ static void copy_truncated(char *dst, const char *src, size_t room)
 
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Info_get";
     struct core_info *i;
     int rc = begin_info(info, &i, fn);
@@ -126,6 +131,7 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
 
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Info_get_string";
     struct core_info *i;
     int rc = begin_info(info, &i, fn);
@@ -154,6 +160,7 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
 
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Info_get_valuelen";
     struct core_info *i;
     int rc = begin_info(info, &i, fn);
@@ -175,6 +182,7 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
 
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *i;
     int rc = begin_info(info, &i, "MPI_Info_get_nkeys");
     if (rc == MPI_SUCCESS)
@@ -187,6 +195,7 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *i;
     int rc = begin_info(info, &i, "MPI_Info_get_nthkey");
     if (rc == MPI_SUCCESS && (n < 0 || n >= i->nkeys))
@@ -202,6 +211,7 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *i, *made = NULL;
     int rc = begin_info(info, &i, "MPI_Info_dup");
     if (rc == MPI_SUCCESS)
@@ -217,6 +227,7 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 
 int PMPI_Info_free(MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_info *i;
     int rc = mpi_check_pointer(NULL, info, "info", "MPI_Info_free");
     if (rc == MPI_SUCCESS)
@@ -234,6 +245,7 @@ int PMPI_Info_free(MPI_Info *info)
 /* MPI-4.1: the hardware resources a MPI_COMM_TYPE_RESOURCE_GUIDED split can use. */
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Get_hw_resource_info";
     int rc = mpi_check_initialized(fn);
     if (rc == MPI_SUCCESS)

@@ -126,6 +126,7 @@ static int check_amode(int amode, const char *function)
 
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_open";
     struct core_comm *c;
     struct core_info *i;
@@ -154,6 +155,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 
 int PMPI_File_close(MPI_File *fh)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_close";
     struct io_file *file;
     int rc = mpi_check_initialized(function);
@@ -178,6 +180,7 @@ int PMPI_File_close(MPI_File *fh)
 
 int PMPI_File_delete(const char *filename, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_delete";
     struct core_info *i;
     int rc;
@@ -211,6 +214,7 @@ static int begin_resize(MPI_File fh, MPI_Offset size, struct io_file **file,
 
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_set_size";
     struct io_file *file;
     int rc = begin_resize(fh, size, &file, function);
@@ -225,6 +229,7 @@ int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_preallocate";
     struct io_file *file;
     int rc = begin_resize(fh, size, &file, function);
@@ -239,6 +244,7 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_size";
     struct io_file *file;
     int rc;
@@ -252,6 +258,7 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_group";
     struct io_file *file;
     struct core_group *g;
@@ -268,6 +275,7 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_amode";
     struct io_file *file;
     int rc;
@@ -282,6 +290,7 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
 /* Hints are kept as given (none changes what this implementation does). */
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_set_info";
     struct io_file *file;
     struct core_info *i, *copy;
@@ -300,6 +309,7 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_info";
     struct io_file *file;
     struct core_info *copy;
@@ -316,6 +326,7 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 
 int PMPI_File_sync(MPI_File fh)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_sync";
     struct io_file *file;
     int rc = begin_file(fh, &file, function);
@@ -329,6 +340,7 @@ int PMPI_File_sync(MPI_File fh)
 
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_set_atomicity";
     struct io_file *file;
     int rc = begin_file(fh, &file, function);
@@ -343,6 +355,7 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
 
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_atomicity";
     struct io_file *file;
     int rc;
@@ -373,6 +386,7 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, const void *extent, M
 
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Aint value = 0;
     int rc = type_extent(fh, datatype, extent, &value, "MPI_File_get_type_extent");
     if (rc == MPI_SUCCESS)
@@ -383,6 +397,7 @@ int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exte
 
 int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Aint value = 0;
     int rc = type_extent(fh, datatype, extent, &value, "MPI_File_get_type_extent_c");
     if (rc == MPI_SUCCESS)
@@ -396,6 +411,7 @@ int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *e
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                        const char *datarep, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_set_view";
     struct io_file *file;
     struct dt_type *e, *f;
@@ -448,6 +464,7 @@ static MPI_Datatype type_out(struct dt_type *type)
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
                        MPI_Datatype *filetype, char *datarep)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_view";
     struct io_file *file;
     int rc;
@@ -503,6 +520,7 @@ static int no_individual_pointer(struct io_file *file, const char *function)
 
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_seek";
     struct io_file *file;
     MPI_Offset target;
@@ -517,6 +535,7 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_position";
     struct io_file *file;
     int rc;
@@ -530,6 +549,7 @@ int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 
 int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_byte_offset";
     struct io_file *file;
     int rc;
@@ -546,6 +566,7 @@ int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 
 int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_seek_shared";
     struct io_file *file;
     MPI_Offset target;
@@ -568,6 +589,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_position_shared";
     struct io_file *file;
     int rc;
@@ -584,6 +606,7 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
                                 MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_create_errhandler";
     int rc = mpi_check_initialized(function);
     if (rc != MPI_SUCCESS)
@@ -613,6 +636,7 @@ static int begin_file_or_null(MPI_File handle, struct io_file **file, const char
 
 int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_set_errhandler";
     struct io_file *file;
     int rc = begin_file_or_null(fh, &file, function);
@@ -641,6 +665,7 @@ int PMPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler)
 
 int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_get_errhandler";
     struct io_file *file;
     int rc;
@@ -656,6 +681,7 @@ int PMPI_File_get_errhandler(MPI_File fh, MPI_Errhandler *errhandler)
 
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_call_errhandler";
     struct io_file *file;
     int rc = begin_file_or_null(fh, &file, function);
@@ -822,6 +848,7 @@ static int split_end(MPI_File fh, const void *buf, MPI_Status *status, enum io_s
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                       MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at", ACCESS_EXPLICIT, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
@@ -831,6 +858,7 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
 int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_c", ACCESS_EXPLICIT, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
@@ -840,6 +868,7 @@ int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                           MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all", ACCESS_EXPLICIT, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
@@ -849,6 +878,7 @@ int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                             MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all_c", ACCESS_EXPLICIT, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
@@ -858,6 +888,7 @@ int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                        MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at", ACCESS_EXPLICIT, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -867,6 +898,7 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI
 int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                          MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at_c", ACCESS_EXPLICIT, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -876,6 +908,7 @@ int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count co
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at_all", ACCESS_EXPLICIT, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -885,6 +918,7 @@ int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at_all_c", ACCESS_EXPLICIT, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -893,6 +927,7 @@ int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Coun
 
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read", ACCESS_INDIVIDUAL, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -902,6 +937,7 @@ int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
 int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                      MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_c", ACCESS_INDIVIDUAL, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -911,6 +947,7 @@ int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                        MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all", ACCESS_INDIVIDUAL, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -920,6 +957,7 @@ int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                          MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all_c", ACCESS_INDIVIDUAL, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -928,6 +966,7 @@ int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
 
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread", ACCESS_INDIVIDUAL, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -937,6 +976,7 @@ int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MP
 int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_c", ACCESS_INDIVIDUAL, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -946,6 +986,7 @@ int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype data
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                         MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_all", ACCESS_INDIVIDUAL, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -955,6 +996,7 @@ int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype
 int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_all_c", ACCESS_INDIVIDUAL, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -964,6 +1006,7 @@ int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype 
 int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                           MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_shared", ACCESS_SHARED, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -973,6 +1016,7 @@ int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
 int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                             MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_shared_c", ACCESS_SHARED, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -982,6 +1026,7 @@ int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_shared", ACCESS_SHARED, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -991,6 +1036,7 @@ int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datat
 int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_shared_c", ACCESS_SHARED, 0, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1000,6 +1046,7 @@ int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Dataty
 int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered", ACCESS_ORDERED, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -1009,6 +1056,7 @@ int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datat
 int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered_c", ACCESS_ORDERED, 0, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
@@ -1018,6 +1066,7 @@ int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Dataty
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                 MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all_begin", ACCESS_EXPLICIT, 0, 0,
                                              IO_SPLIT_READ_AT_ALL};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1027,6 +1076,7 @@ int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int c
 int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                                   MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all_begin_c", ACCESS_EXPLICIT, 0, 0,
                                              IO_SPLIT_READ_AT_ALL};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1035,6 +1085,7 @@ int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI
 
 int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all_begin", ACCESS_INDIVIDUAL, 0, 0,
                                              IO_SPLIT_READ_ALL};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1043,6 +1094,7 @@ int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype dat
 
 int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all_begin_c", ACCESS_INDIVIDUAL, 0, 0,
                                              IO_SPLIT_READ_ALL};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1051,6 +1103,7 @@ int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Data
 
 int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered_begin", ACCESS_ORDERED, 0, 0,
                                              IO_SPLIT_READ_ORDERED};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1059,6 +1112,7 @@ int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype
 
 int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered_begin_c", ACCESS_ORDERED, 0, 0,
                                              IO_SPLIT_READ_ORDERED};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1068,6 +1122,7 @@ int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                        MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at", ACCESS_EXPLICIT, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
@@ -1077,6 +1132,7 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
 int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                          MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_c", ACCESS_EXPLICIT, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
@@ -1086,6 +1142,7 @@ int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                            MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all", ACCESS_EXPLICIT, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
@@ -1095,6 +1152,7 @@ int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
 int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                              MPI_Datatype datatype, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all_c", ACCESS_EXPLICIT, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
@@ -1104,6 +1162,7 @@ int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at", ACCESS_EXPLICIT, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1113,6 +1172,7 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int cou
 int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at_c", ACCESS_EXPLICIT, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1122,6 +1182,7 @@ int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_C
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at_all", ACCESS_EXPLICIT, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1131,6 +1192,7 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int
 int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                               MPI_Datatype datatype, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at_all_c", ACCESS_EXPLICIT, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1140,6 +1202,7 @@ int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, M
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                     MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write", ACCESS_INDIVIDUAL, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1149,6 +1212,7 @@ int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
 int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                       MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_c", ACCESS_INDIVIDUAL, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1158,6 +1222,7 @@ int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                         MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all", ACCESS_INDIVIDUAL, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1167,6 +1232,7 @@ int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
 int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                           MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all_c", ACCESS_INDIVIDUAL, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1176,6 +1242,7 @@ int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                      MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite", ACCESS_INDIVIDUAL, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1185,6 +1252,7 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datat
 int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                        MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_c", ACCESS_INDIVIDUAL, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1194,6 +1262,7 @@ int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dataty
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                          MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_all", ACCESS_INDIVIDUAL, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1203,6 +1272,7 @@ int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype d
 int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_all_c", ACCESS_INDIVIDUAL, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1212,6 +1282,7 @@ int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Da
 int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                            MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_shared", ACCESS_SHARED, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1221,6 +1292,7 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
 int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                              MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_shared_c", ACCESS_SHARED, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1230,6 +1302,7 @@ int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_shared", ACCESS_SHARED, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1239,6 +1312,7 @@ int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatyp
 int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                               MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_shared_c", ACCESS_SHARED, 1, 1,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
@@ -1248,6 +1322,7 @@ int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI
 int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered", ACCESS_ORDERED, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1257,6 +1332,7 @@ int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatyp
 int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatype datatype,
                               MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered_c", ACCESS_ORDERED, 1, 0,
                                              IO_SPLIT_NONE};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
@@ -1266,6 +1342,7 @@ int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI
 int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                                  MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all_begin", ACCESS_EXPLICIT, 1, 0,
                                              IO_SPLIT_WRITE_AT_ALL};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1275,6 +1352,7 @@ int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf
 int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Count count,
                                    MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all_begin_c", ACCESS_EXPLICIT, 1, 0,
                                              IO_SPLIT_WRITE_AT_ALL};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1283,6 +1361,7 @@ int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *b
 
 int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all_begin", ACCESS_INDIVIDUAL, 1, 0,
                                              IO_SPLIT_WRITE_ALL};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1292,6 +1371,7 @@ int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datat
 int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
                                 MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all_begin_c", ACCESS_INDIVIDUAL, 1, 0,
                                              IO_SPLIT_WRITE_ALL};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1300,6 +1380,7 @@ int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
 
 int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered_begin", ACCESS_ORDERED, 1, 0,
                                              IO_SPLIT_WRITE_ORDERED};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1309,6 +1390,7 @@ int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_D
 int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
                                     MPI_Datatype datatype)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered_begin_c", ACCESS_ORDERED, 1, 0,
                                              IO_SPLIT_WRITE_ORDERED};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
@@ -1317,36 +1399,42 @@ int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count coun
 
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return split_end(fh, buf, status, IO_SPLIT_READ_AT_ALL, "MPI_File_read_at_all_end");
 }
 #pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
 
 int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return split_end(fh, buf, status, IO_SPLIT_READ_ALL, "MPI_File_read_all_end");
 }
 #pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
 
 int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return split_end(fh, buf, status, IO_SPLIT_READ_ORDERED, "MPI_File_read_ordered_end");
 }
 #pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
 
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return split_end(fh, buf, status, IO_SPLIT_WRITE_AT_ALL, "MPI_File_write_at_all_end");
 }
 #pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
 
 int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return split_end(fh, buf, status, IO_SPLIT_WRITE_ALL, "MPI_File_write_all_end");
 }
 #pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
 
 int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return split_end(fh, buf, status, IO_SPLIT_WRITE_ORDERED, "MPI_File_write_ordered_end");
 }
 #pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end

@@ -235,6 +235,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                   int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                     source, recvtag, comm, status, "MPI_Sendrecv");
 }
@@ -244,6 +245,7 @@ int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                     int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                     source, recvtag, comm, status, "MPI_Sendrecv_c");
 }
@@ -252,6 +254,7 @@ int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
                             "MPI_Sendrecv_replace");
 }
@@ -261,6 +264,7 @@ int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, i
                             int sendtag, int source, int recvtag, MPI_Comm comm,
                             MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
                             "MPI_Sendrecv_replace_c");
 }
@@ -270,6 +274,7 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                    int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                    int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                      source, recvtag, comm, request, "MPI_Isendrecv");
 }
@@ -279,6 +284,7 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
                      int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                      int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return isendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                      source, recvtag, comm, request, "MPI_Isendrecv_c");
 }
@@ -287,6 +293,7 @@ int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                              request, "MPI_Isendrecv_replace");
 }
@@ -296,6 +303,7 @@ int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, 
                              int sendtag, int source, int recvtag, MPI_Comm comm,
                              MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return isendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm,
                              request, "MPI_Isendrecv_replace_c");
 }

@@ -10,6 +10,7 @@ enum { ALLOC_MEM_ALIGNMENT = 64 };
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Alloc_mem";
     struct core_info *hints;
     int rc = mpi_check_initialized(fn);
@@ -32,6 +33,7 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 
 int PMPI_Free_mem(void *base)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Free_mem");
     if (rc == MPI_SUCCESS)
         free(base);
@@ -43,6 +45,7 @@ int PMPI_Free_mem(void *base)
  * MPI_Pcontrol sees the call through the PMPI interface. */
 int PMPI_Pcontrol(const int level, ...)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)level;
     return MPI_SUCCESS;
 }

@@ -10,6 +10,7 @@
 
 #include "core/config.h"
 #include "core/state.h"
+#include "mpi/api.h"
 #include "mpi/mpit.h"
 #include "p2p/p2p.h"
 
@@ -38,6 +39,7 @@ static struct mpit_cvar_handle *cvar_handles; /* every live handle: a handle is 
 
 int PMPI_T_init_thread(int required, int *provided)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
         required != MPI_THREAD_SERIALIZED && required != MPI_THREAD_MULTIPLE)
         return MPI_T_ERR_INVALID;
@@ -55,6 +57,7 @@ int PMPI_T_init_thread(int required, int *provided)
 
 int PMPI_T_finalize(void)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (nodempi.tool_users == 0)
         return MPI_T_ERR_NOT_INITIALIZED;
     if (--nodempi.tool_users > 0)
@@ -131,6 +134,7 @@ static void choice_name(const char *choices, int n, char *buf, size_t size)
 
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -152,6 +156,7 @@ int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_le
 
 int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -255,6 +260,7 @@ static const char *const change_text[] = {
 
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -269,6 +275,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
                          MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
                          int *desc_len, int *bind, int *scope)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -301,6 +308,7 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
 
 int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -319,6 +327,7 @@ int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle,
                              int *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)obj_handle; /* every control variable is bound to no object */
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
@@ -351,6 +360,7 @@ static struct mpit_cvar_handle **find_cvar_handle(MPI_T_cvar_handle handle)
 
 int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -369,6 +379,7 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 
 int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -398,6 +409,7 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -475,6 +487,7 @@ static int category_members(int cat, char what, int len, int indices[])
 
 int PMPI_T_category_get_num(int *num_cat)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -488,6 +501,7 @@ int PMPI_T_category_get_num(int *num_cat)
 int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc,
                              int *desc_len, int *num_cvars, int *num_pvars, int *num_categories)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -507,6 +521,7 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *des
 
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -537,24 +552,28 @@ static int category_list(int cat_index, char what, int len, int indices[])
 
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return category_list(cat_index, 'c', len, indices);
 }
 #pragma weak MPI_T_category_get_cvars = PMPI_T_category_get_cvars
 
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return category_list(cat_index, 'p', len, indices);
 }
 #pragma weak MPI_T_category_get_pvars = PMPI_T_category_get_pvars
 
 int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return category_list(cat_index, 'k', len, indices);
 }
 #pragma weak MPI_T_category_get_categories = PMPI_T_category_get_categories
 
 int PMPI_T_category_changed(int *update_number)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -567,6 +586,7 @@ int PMPI_T_category_changed(int *update_number)
 
 int PMPI_T_category_get_num_events(int cat_index, int *num_events)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -581,6 +601,7 @@ int PMPI_T_category_get_num_events(int cat_index, int *num_events)
 
 int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -598,6 +619,7 @@ int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 
 int PMPI_T_source_get_num(int *num_sources)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -612,6 +634,7 @@ int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *de
                            int *desc_len, MPI_T_source_order *ordering,
                            MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)source_index, (void)name, (void)name_len, (void)desc, (void)desc_len;
     (void)ordering, (void)ticks_per_second, (void)max_ticks, (void)info;
     int rc = mpit_check_initialized();
@@ -621,6 +644,7 @@ int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *de
 
 int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)source_index, (void)timestamp;
     int rc = mpit_check_initialized();
     return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_INDEX;
@@ -629,6 +653,7 @@ int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
 
 int PMPI_T_event_get_num(int *num_events)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -644,6 +669,7 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
                           int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
                           int *desc_len, int *bind)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_index, (void)name, (void)name_len, (void)verbosity, (void)array_of_datatypes;
     (void)array_of_displacements, (void)num_elements, (void)enumtype, (void)info, (void)desc;
     (void)desc_len, (void)bind;
@@ -654,6 +680,7 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
 
 int PMPI_T_event_get_index(const char *name, int *event_index)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -666,6 +693,7 @@ int PMPI_T_event_get_index(const char *name, int *event_index)
 int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
                               MPI_T_event_registration *event_registration)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_index, (void)obj_handle, (void)info, (void)event_registration;
     int rc = mpit_check_initialized();
     return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_INDEX;
@@ -681,6 +709,7 @@ static int no_such_handle(void)
 
 int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)info;
     return no_such_handle();
 }
@@ -689,6 +718,7 @@ int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MP
 int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
                                  MPI_Info *info_used)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)info_used;
     return no_such_handle();
 }
@@ -698,6 +728,7 @@ int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
                                    MPI_T_event_cb_function *event_cb_function)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)cb_safety, (void)info, (void)user_data;
     (void)event_cb_function;
     return no_such_handle();
@@ -707,6 +738,7 @@ int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
 int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)cb_safety, (void)info;
     return no_such_handle();
 }
@@ -715,6 +747,7 @@ int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
 int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info *info_used)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)cb_safety, (void)info_used;
     return no_such_handle();
 }
@@ -723,6 +756,7 @@ int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
 int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
                              MPI_T_event_free_cb_function *free_cb_function)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)user_data, (void)free_cb_function;
     return no_such_handle();
 }
@@ -731,6 +765,7 @@ int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *
 int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
                                      MPI_T_event_dropped_cb_function *dropped_cb_function)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_registration, (void)dropped_cb_function;
     return no_such_handle();
 }
@@ -738,6 +773,7 @@ int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration
 
 int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_instance, (void)element_index, (void)buffer;
     return no_such_handle();
 }
@@ -745,6 +781,7 @@ int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, vo
 
 int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_instance, (void)buffer;
     return no_such_handle();
 }
@@ -752,6 +789,7 @@ int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
 
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_instance, (void)event_timestamp;
     return no_such_handle();
 }
@@ -759,6 +797,7 @@ int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *e
 
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)event_instance, (void)source_index;
     return no_such_handle();
 }

@@ -8,6 +8,7 @@
 
 #include "coll/coll.h"
 #include "core/comm.h"
+#include "mpi/api.h"
 #include "mpi/mpit.h"
 #include "p2p/p2p.h"
 #include "rma/rma.h"
@@ -154,6 +155,7 @@ enum mpit_category mpit_pvar_category(int index)
 
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -169,6 +171,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
                          char *desc, int *desc_len, int *bind, int *readonly, int *continuous,
                          int *atomic)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -199,6 +202,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
 
 int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -282,6 +286,7 @@ static unsigned long long handle_value(const struct mpit_pvar_handle *h)
 
 int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -299,6 +304,7 @@ int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
 
 int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -323,6 +329,7 @@ int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
 int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
                              MPI_T_pvar_handle *handle, int *count)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -360,6 +367,7 @@ int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *o
 
 int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpit_check_initialized();
     if (rc != MPI_SUCCESS)
         return rc;
@@ -426,6 +434,7 @@ static void set_value(struct mpit_pvar_handle *h, unsigned long long value)
  * stopped. */
 int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);
@@ -446,6 +455,7 @@ int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 
 int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);
@@ -466,6 +476,7 @@ int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 
 int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);
@@ -482,6 +493,7 @@ int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void 
 
 int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);
@@ -501,6 +513,7 @@ int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, cons
 /* A counter's starting value is 0 (MPI-4.1 §15.3.7). ALL_HANDLES skips read-only variables. */
 int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);
@@ -521,6 +534,7 @@ int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 
 int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);

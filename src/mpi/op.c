@@ -22,18 +22,21 @@ static int create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute,
 
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return create(user_fn, NULL, commute, op, "MPI_Op_create");
 }
 #pragma weak MPI_Op_create = PMPI_Op_create
 
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return create(NULL, user_fn, commute, op, "MPI_Op_create_c");
 }
 #pragma weak MPI_Op_create_c = PMPI_Op_create_c
 
 int PMPI_Op_free(MPI_Op *op)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc;
     if ((rc = mpi_check_initialized("MPI_Op_free")))
         return rc;
@@ -51,6 +54,7 @@ int PMPI_Op_free(MPI_Op *op)
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc;
     if ((rc = mpi_check_initialized("MPI_Op_commutative")))
         return rc;
@@ -97,6 +101,7 @@ static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
                       MPI_Op op)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return reduce_local(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local");
 }
 #pragma weak MPI_Reduce_local = PMPI_Reduce_local
@@ -104,6 +109,7 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Op op)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return reduce_local(inbuf, inoutbuf, count, datatype, op, "MPI_Reduce_local_c");
 }
 #pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c

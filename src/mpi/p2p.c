@@ -74,6 +74,7 @@ static int blocking_send(const void *buf, MPI_Count count, MPI_Datatype datatype
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
               MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_STANDARD, "MPI_Send");
 }
 #pragma weak MPI_Send = PMPI_Send
@@ -81,6 +82,7 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_STANDARD,
                          "MPI_Send_c");
 }
@@ -89,6 +91,7 @@ int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int des
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_SYNCHRONOUS,
                          "MPI_Ssend");
 }
@@ -97,6 +100,7 @@ int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_SYNCHRONOUS, "MPI_Ssend_c");
 }
 #pragma weak MPI_Ssend_c = PMPI_Ssend_c
@@ -104,6 +108,7 @@ int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_READY, "MPI_Rsend");
 }
 #pragma weak MPI_Rsend = PMPI_Rsend
@@ -111,6 +116,7 @@ int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_READY, "MPI_Rsend_c");
 }
 #pragma weak MPI_Rsend_c = PMPI_Rsend_c
@@ -118,6 +124,7 @@ int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, "MPI_Bsend");
 }
 #pragma weak MPI_Bsend = PMPI_Bsend
@@ -125,6 +132,7 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, "MPI_Bsend_c");
 }
 #pragma weak MPI_Bsend_c = PMPI_Bsend_c
@@ -169,6 +177,7 @@ static int nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype datat
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_STANDARD, request,
                             "MPI_Isend");
 }
@@ -177,6 +186,7 @@ int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                  MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_STANDARD, request,
                             "MPI_Isend_c");
 }
@@ -185,6 +195,7 @@ int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_SYNCHRONOUS,
                             request, "MPI_Issend");
 }
@@ -193,6 +204,7 @@ int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_SYNCHRONOUS, request,
                             "MPI_Issend_c");
 }
@@ -201,6 +213,7 @@ int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_READY, request,
                             "MPI_Irsend");
 }
@@ -209,6 +222,7 @@ int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_READY, request,
                             "MPI_Irsend_c");
 }
@@ -217,6 +231,7 @@ int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int d
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, request,
                             "MPI_Ibsend");
 }
@@ -225,6 +240,7 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
 int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                 MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_send(buf, count, datatype, dest, tag, comm, CORE_SEND_BUFFERED, request,
                             "MPI_Ibsend_c");
 }
@@ -244,6 +260,7 @@ static int blocking_recv(void *buf, MPI_Count count, MPI_Datatype datatype, int 
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_recv(buf, count, datatype, source, tag, comm, status, "MPI_Recv");
 }
 #pragma weak MPI_Recv = PMPI_Recv
@@ -251,6 +268,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                 MPI_Comm comm, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return blocking_recv(buf, count, datatype, source, tag, comm, status, "MPI_Recv_c");
 }
 #pragma weak MPI_Recv_c = PMPI_Recv_c
@@ -275,6 +293,7 @@ static int nonblocking_recv(void *buf, MPI_Count count, MPI_Datatype datatype, i
 int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_recv(buf, count, datatype, source, tag, comm, request, "MPI_Irecv");
 }
 #pragma weak MPI_Irecv = PMPI_Irecv
@@ -282,6 +301,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                  MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return nonblocking_recv(buf, count, datatype, source, tag, comm, request, "MPI_Irecv_c");
 }
 #pragma weak MPI_Irecv_c = PMPI_Irecv_c
@@ -332,12 +352,14 @@ static int buffer_attach(void *buffer, MPI_Count size, const char *function)
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return buffer_attach(buffer, size, "MPI_Buffer_attach");
 }
 #pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return buffer_attach(buffer, size, "MPI_Buffer_attach_c");
 }
 #pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
@@ -359,6 +381,7 @@ static int buffer_detach(void *buffer_addr, MPI_Count *size, const char *functio
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Count bytes = 0;
     int rc = buffer_detach(buffer_addr, size ? &bytes : NULL, "MPI_Buffer_detach");
     if (rc == MPI_SUCCESS)
@@ -369,6 +392,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return buffer_detach(buffer_addr, size, "MPI_Buffer_detach_c");
 }
 #pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
@@ -376,6 +400,7 @@ int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 /* MPI-4.1: push out every message buffered so far, keeping the buffer attached. */
 int PMPI_Buffer_flush(void)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Buffer_flush");
     if (rc == MPI_SUCCESS)
         p2p_bsend_flush();
@@ -411,6 +436,7 @@ static int start_flush(struct core_comm *comm, int (*poll)(struct core_request *
  * are waited for too: the buffer keeps no order between them). */
 int PMPI_Buffer_iflush(MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Buffer_iflush";
     int rc = mpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && !request)
@@ -438,12 +464,14 @@ static int comm_attach_buffer(MPI_Comm comm, void *buffer, MPI_Count size, const
 
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_attach_buffer(comm, buffer, size, "MPI_Comm_attach_buffer");
 }
 #pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
 
 int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_attach_buffer(comm, buffer, size, "MPI_Comm_attach_buffer_c");
 }
 #pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
@@ -469,6 +497,7 @@ static int comm_detach_buffer(MPI_Comm comm, void *buffer_addr, MPI_Count *size,
 
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Count bytes = 0;
     int rc = comm_detach_buffer(comm, buffer_addr, size ? &bytes : NULL,
                                 "MPI_Comm_detach_buffer");
@@ -480,12 +509,14 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return comm_detach_buffer(comm, buffer_addr, size, "MPI_Comm_detach_buffer_c");
 }
 #pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
 
 int PMPI_Comm_flush_buffer(MPI_Comm comm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = mpi_check_initialized("MPI_Comm_flush_buffer");
     if (rc == MPI_SUCCESS)
@@ -505,6 +536,7 @@ static int poll_comm_buffer_flushed(struct core_request *request)
 
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Comm_iflush_buffer";
     struct core_comm *c;
     int rc = mpi_check_initialized(fn);
@@ -554,18 +586,21 @@ static int probe_common(int source, int tag, MPI_Comm comm, int blocking, int *f
 
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return probe_common(source, tag, comm, 1, NULL, NULL, status, "MPI_Probe");
 }
 #pragma weak MPI_Probe = PMPI_Probe
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return probe_common(source, tag, comm, 0, flag, NULL, status, "MPI_Iprobe");
 }
 #pragma weak MPI_Iprobe = PMPI_Iprobe
 
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return probe_common(source, tag, comm, 1, NULL, message, status, "MPI_Mprobe");
 }
 #pragma weak MPI_Mprobe = PMPI_Mprobe
@@ -573,6 +608,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                  MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return probe_common(source, tag, comm, 0, flag, message, status, "MPI_Improbe");
 }
 #pragma weak MPI_Improbe = PMPI_Improbe
@@ -598,6 +634,7 @@ static int matched_recv(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_M
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_request *r;
     int rc = matched_recv(buf, count, datatype, message, &r, "MPI_Mrecv");
     if (rc != MPI_SUCCESS)
@@ -609,6 +646,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                  MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_request *r;
     int rc = matched_recv(buf, count, datatype, message, &r, "MPI_Mrecv_c");
     if (rc != MPI_SUCCESS)
@@ -620,6 +658,7 @@ int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message 
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                 MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_request *r;
     int rc = matched_recv(buf, count, datatype, message, &r, "MPI_Imrecv");
     if (rc == MPI_SUCCESS)
@@ -631,6 +670,7 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
 int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                   MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_request *r;
     int rc = matched_recv(buf, count, datatype, message, &r, "MPI_Imrecv_c");
     if (rc == MPI_SUCCESS)
@@ -675,6 +715,7 @@ static int persistent_init(const void *buf, MPI_Count count, MPI_Datatype dataty
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_STANDARD, request, "MPI_Send_init");
 }
@@ -683,6 +724,7 @@ int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                      MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_STANDARD, request, "MPI_Send_init_c");
 }
@@ -691,6 +733,7 @@ int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_BUFFERED, request, "MPI_Bsend_init");
 }
@@ -699,6 +742,7 @@ int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_BUFFERED, request, "MPI_Bsend_init_c");
 }
@@ -707,6 +751,7 @@ int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_SYNCHRONOUS, request, "MPI_Ssend_init");
 }
@@ -715,6 +760,7 @@ int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_SYNCHRONOUS, request, "MPI_Ssend_init_c");
 }
@@ -723,6 +769,7 @@ int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                     MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_READY, request, "MPI_Rsend_init");
 }
@@ -731,6 +778,7 @@ int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest,
 int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, dest, tag, comm, CORE_REQUEST_SEND,
                            CORE_SEND_READY, request, "MPI_Rsend_init_c");
 }
@@ -739,6 +787,7 @@ int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, i
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, source, tag, comm, CORE_REQUEST_RECV,
                            CORE_SEND_STANDARD, request, "MPI_Recv_init");
 }
@@ -747,6 +796,7 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
 int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
                      MPI_Comm comm, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return persistent_init(buf, count, datatype, source, tag, comm, CORE_REQUEST_RECV,
                            CORE_SEND_STANDARD, request, "MPI_Recv_init_c");
 }
@@ -775,6 +825,7 @@ static int start_one(MPI_Request *handle, const char *function)
 
 int PMPI_Start(MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Start");
     return rc != MPI_SUCCESS ? rc : start_one(request, "MPI_Start");
 }
@@ -782,6 +833,7 @@ int PMPI_Start(MPI_Request *request)
 
 int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Startall");
     if (rc != MPI_SUCCESS)
         return rc;

@@ -39,6 +39,7 @@ static int check_init(const void *buf, int partitions, MPI_Count count, MPI_Data
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
                     int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Psend_init";
     struct core_comm *c;
     struct dt_type *type;
@@ -57,6 +58,7 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Dataty
 int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
                     int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Precv_init";
     struct core_comm *c;
     struct dt_type *type;
@@ -112,6 +114,7 @@ static int ready(struct core_request *r, int low, int high, const char *function
 
 int PMPI_Pready(int partition, MPI_Request request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Pready";
     struct core_request *r;
     int rc;
@@ -124,6 +127,7 @@ int PMPI_Pready(int partition, MPI_Request request)
 
 int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Pready_range";
     struct core_request *r;
     int rc;
@@ -142,6 +146,7 @@ int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request
 /* Runs of consecutive increasing partitions go out as one message each. */
 int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Pready_list";
     struct core_request *r;
     int rc;
@@ -169,6 +174,7 @@ int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request re
 
 int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Parrived";
     struct core_request *r;
     int rc;

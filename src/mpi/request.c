@@ -77,6 +77,7 @@ static void copy_status(const struct core_request *r, MPI_Status *status)
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc;
     if ((rc = mpi_check_initialized("MPI_Wait")) || (rc = check_handle(request, "MPI_Wait")))
         return rc;
@@ -92,6 +93,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc;
     if ((rc = mpi_check_initialized("MPI_Test")) || (rc = check_handle(request, "MPI_Test")))
         return rc;
@@ -188,6 +190,7 @@ static int progress_find_completed(int count, MPI_Request *requests, int blockin
 
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = check_array(count, array_of_requests, "MPI_Waitall");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -209,6 +212,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                  MPI_Status array_of_statuses[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = check_array(count, array_of_requests, "MPI_Testall");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -254,6 +258,7 @@ static int any_common(int count, MPI_Request *requests, int *index, int *flag,
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return any_common(count, array_of_requests, index, NULL, status, 1, "MPI_Waitany");
 }
 #pragma weak MPI_Waitany = PMPI_Waitany
@@ -261,6 +266,7 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
                  MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return any_common(count, array_of_requests, index, flag, status, 0, "MPI_Testany");
 }
 #pragma weak MPI_Testany = PMPI_Testany
@@ -288,6 +294,7 @@ static int some_common(int incount, MPI_Request *requests, int *outcount, int *i
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return some_common(incount, array_of_requests, outcount, array_of_indices,
                        array_of_statuses, 1, "MPI_Waitsome");
 }
@@ -296,6 +303,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return some_common(incount, array_of_requests, outcount, array_of_indices,
                        array_of_statuses, 0, "MPI_Testsome");
 }
@@ -303,6 +311,7 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 
 int PMPI_Request_free(MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc;
     if ((rc = mpi_check_initialized("MPI_Request_free")) ||
         (rc = check_handle(request, "MPI_Request_free")))
@@ -324,6 +333,7 @@ int PMPI_Request_free(MPI_Request *request)
 
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Request_get_status");
     if (rc != MPI_SUCCESS)
         return rc;
@@ -339,6 +349,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 
 int PMPI_Cancel(MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc;
     if ((rc = mpi_check_initialized("MPI_Cancel")) || (rc = check_handle(request, "MPI_Cancel")))
         return rc;
@@ -356,6 +367,7 @@ int PMPI_Cancel(MPI_Request *request)
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!status || !flag)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
     *flag = core_status_get_cancelled(status);
@@ -365,6 +377,7 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!status)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Status_set_cancelled", "NULL status");
     core_status_set_cancelled(status, flag);
@@ -386,6 +399,7 @@ static void peek_status(struct core_request *r, MPI_Status *status)
 int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
                                 int *flag, MPI_Status *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Request_get_status_any";
     int rc = check_array(count, array_of_requests, fn);
     if (rc == MPI_SUCCESS && (!index || !flag))
@@ -407,6 +421,7 @@ int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int 
 int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
                                 MPI_Status array_of_statuses[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Request_get_status_all";
     int rc = check_array(count, array_of_requests, fn);
     if (rc == MPI_SUCCESS && !flag)
@@ -432,6 +447,7 @@ int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int 
 int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
                                  int array_of_indices[], MPI_Status array_of_statuses[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Request_get_status_some";
     int rc = check_array(incount, array_of_requests, fn);
     if (rc == MPI_SUCCESS && !outcount)
@@ -486,36 +502,42 @@ static int status_set(MPI_Status *status, size_t field, int value, const char *f
 
 int PMPI_Status_get_source(const MPI_Status *status, int *source)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return status_get(status, offsetof(MPI_Status, MPI_SOURCE), source, "MPI_Status_get_source");
 }
 #pragma weak MPI_Status_get_source = PMPI_Status_get_source
 
 int PMPI_Status_set_source(MPI_Status *status, int source)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return status_set(status, offsetof(MPI_Status, MPI_SOURCE), source, "MPI_Status_set_source");
 }
 #pragma weak MPI_Status_set_source = PMPI_Status_set_source
 
 int PMPI_Status_get_tag(const MPI_Status *status, int *tag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return status_get(status, offsetof(MPI_Status, MPI_TAG), tag, "MPI_Status_get_tag");
 }
 #pragma weak MPI_Status_get_tag = PMPI_Status_get_tag
 
 int PMPI_Status_set_tag(MPI_Status *status, int tag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return status_set(status, offsetof(MPI_Status, MPI_TAG), tag, "MPI_Status_set_tag");
 }
 #pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
 
 int PMPI_Status_get_error(const MPI_Status *status, int *error)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return status_get(status, offsetof(MPI_Status, MPI_ERROR), error, "MPI_Status_get_error");
 }
 #pragma weak MPI_Status_get_error = PMPI_Status_get_error
 
 int PMPI_Status_set_error(MPI_Status *status, int error)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return status_set(status, offsetof(MPI_Status, MPI_ERROR), error, "MPI_Status_set_error");
 }
 #pragma weak MPI_Status_set_error = PMPI_Status_set_error

@@ -293,6 +293,7 @@ static int win_create(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info in
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                     MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return win_create(base, size, disp_unit, info, comm, win, "MPI_Win_create");
 }
 #pragma weak MPI_Win_create = PMPI_Win_create
@@ -300,6 +301,7 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                       MPI_Comm comm, MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return win_create(base, size, disp_unit, info, comm, win, "MPI_Win_create_c");
 }
 #pragma weak MPI_Win_create_c = PMPI_Win_create_c
@@ -325,6 +327,7 @@ static int win_allocate(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Co
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                       MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return win_allocate(size, disp_unit, info, comm, baseptr, win, 0, "MPI_Win_allocate");
 }
 #pragma weak MPI_Win_allocate = PMPI_Win_allocate
@@ -332,6 +335,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                         void *baseptr, MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return win_allocate(size, disp_unit, info, comm, baseptr, win, 0, "MPI_Win_allocate_c");
 }
 #pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
@@ -339,6 +343,7 @@ int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Co
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                              void *baseptr, MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return win_allocate(size, disp_unit, info, comm, baseptr, win, 1,
                         "MPI_Win_allocate_shared");
 }
@@ -347,6 +352,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                void *baseptr, MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return win_allocate(size, disp_unit, info, comm, baseptr, win, 1,
                         "MPI_Win_allocate_shared_c");
 }
@@ -354,6 +360,7 @@ int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_create_dynamic";
     struct core_comm *c;
     struct core_info *i = NULL; /* set by begin_create on success (-O3 cannot tell) */
@@ -368,6 +375,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_attach";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -392,6 +400,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_detach";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -408,6 +417,7 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
 
 int PMPI_Win_free(MPI_Win *win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_free";
     struct rma_win *w;
     int rc = mpi_check_pointer(NULL, win, "win", function);
@@ -453,6 +463,7 @@ static int shared_query(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_un
 
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Aint unit = 0;
     int rc = shared_query(win, rank, size, &unit, baseptr, "MPI_Win_shared_query");
     if (rc == MPI_SUCCESS && disp_unit)
@@ -464,6 +475,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
                             void *baseptr)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Aint unit = 0;
     int rc = shared_query(win, rank, size, &unit, baseptr, "MPI_Win_shared_query_c");
     if (rc == MPI_SUCCESS && disp_unit)
@@ -529,6 +541,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, NULL, "MPI_Put");
 }
@@ -538,6 +551,7 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, NULL, "MPI_Put_c");
 }
@@ -547,6 +561,7 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, request, "MPI_Rput");
 }
@@ -556,6 +571,7 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(TO_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, request, "MPI_Rput_c");
 }
@@ -564,6 +580,7 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, NULL, "MPI_Get");
 }
@@ -573,6 +590,7 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                MPI_Datatype target_datatype, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, NULL, "MPI_Get_c");
 }
@@ -582,6 +600,7 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, request, "MPI_Rget");
 }
@@ -591,6 +610,7 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
                 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                 MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return transfer(FROM_TARGET, origin_addr, origin_count, origin_datatype, target_rank,
                     target_disp, target_count, target_datatype, win, request, "MPI_Rget_c");
 }
@@ -715,6 +735,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                          target_rank, target_disp, target_count, target_datatype, op, 0};
     return accumulate(&a, win, NULL, "MPI_Accumulate");
@@ -726,6 +747,7 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count,
                       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                       MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                          target_rank, target_disp, target_count, target_datatype, op, 0};
     return accumulate(&a, win, NULL, "MPI_Accumulate_c");
@@ -737,6 +759,7 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                      MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                          target_rank, target_disp, target_count, target_datatype, op, 0};
     return accumulate(&a, win, request, "MPI_Raccumulate");
@@ -748,6 +771,7 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count,
                        MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                        MPI_Win win, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                          target_rank, target_disp, target_count, target_datatype, op, 0};
     return accumulate(&a, win, request, "MPI_Raccumulate_c");
@@ -759,6 +783,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                         int target_rank, MPI_Aint target_disp, int target_count,
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
                          result_datatype, target_rank, target_disp, target_count,
                          target_datatype, op, 1};
@@ -772,6 +797,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                           int target_rank, MPI_Aint target_disp, MPI_Count target_count,
                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
                          result_datatype, target_rank, target_disp, target_count,
                          target_datatype, op, 1};
@@ -785,6 +811,7 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
                          int target_count, MPI_Datatype target_datatype, MPI_Op op,
                          MPI_Win win, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
                          result_datatype, target_rank, target_disp, target_count,
                          target_datatype, op, 1};
@@ -799,6 +826,7 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count,
                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                            MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct acc_call a = {origin_addr, origin_count, origin_datatype, result_addr, result_count,
                          result_datatype, target_rank, target_disp, target_count,
                          target_datatype, op, 1};
@@ -823,6 +851,7 @@ static int check_element_call(MPI_Win win, MPI_Datatype handle, struct rma_win *
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Fetch_and_op";
     struct rma_win *w = fast_win(win, target_rank);
     struct dt_type *t = dt_from_handle(datatype);
@@ -843,6 +872,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Compare_and_swap";
     struct rma_win *w = fast_win(win, target_rank);
     struct dt_type *t = dt_from_handle(datatype);
@@ -871,6 +901,7 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
 
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_fence";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -917,6 +948,7 @@ static int group_epoch_opened(struct rma_win *w, int rc, const char *busy,
 
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_post";
     struct rma_win *w;
     struct core_group *g;
@@ -933,6 +965,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_start";
     struct rma_win *w;
     struct core_group *g;
@@ -958,6 +991,7 @@ static int close_epoch(MPI_Win win, int (*end_epoch)(struct rma_win *), const ch
 
 int PMPI_Win_complete(MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return close_epoch(win, rma_complete, "no access epoch was started by MPI_Win_start",
                        "MPI_Win_complete");
 }
@@ -965,6 +999,7 @@ int PMPI_Win_complete(MPI_Win win)
 
 int PMPI_Win_wait(MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return close_epoch(win, rma_wait, "no exposure epoch was started by MPI_Win_post",
                        "MPI_Win_wait");
 }
@@ -972,6 +1007,7 @@ int PMPI_Win_wait(MPI_Win win)
 
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_test";
     struct rma_win *w;
     int rc = begin_win_query(win, flag, "flag", &w, function);
@@ -983,6 +1019,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_lock";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1008,6 +1045,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_unlock";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1023,6 +1061,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_lock_all";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1036,6 +1075,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return close_epoch(win, rma_unlock_all, "no epoch was started by MPI_Win_lock_all",
                        "MPI_Win_unlock_all");
 }
@@ -1061,30 +1101,35 @@ static int flush(int rank, MPI_Win win, int all, const char *function)
 
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return flush(rank, win, 0, "MPI_Win_flush");
 }
 #pragma weak MPI_Win_flush = PMPI_Win_flush
 
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return flush(rank, win, 0, "MPI_Win_flush_local");
 }
 #pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
 
 int PMPI_Win_flush_all(MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return flush(0, win, 1, "MPI_Win_flush_all");
 }
 #pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
 
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return flush(0, win, 1, "MPI_Win_flush_local_all");
 }
 #pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
 
 int PMPI_Win_sync(MPI_Win win)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct rma_win *w;
     int rc = begin_win(win, &w, "MPI_Win_sync");
     return rc == MPI_SUCCESS ? rma_sync(w) : rc;
@@ -1095,6 +1140,7 @@ int PMPI_Win_sync(MPI_Win win)
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_get_group";
     struct rma_win *w;
     int rc = begin_win_query(win, group, "group", &w, function);
@@ -1110,6 +1156,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct rma_win *w;
     int rc = begin_win_query(win, win_name, "win_name", &w, "MPI_Win_set_name");
     if (rc != MPI_SUCCESS)
@@ -1136,6 +1183,7 @@ static int null_win_name(char *win_name, int *resultlen, const char *function)
 
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_get_name";
     if (win == MPI_WIN_NULL)
         return null_win_name(win_name, resultlen, function);
@@ -1179,6 +1227,7 @@ static int begin_attr_change(MPI_Win win, int keyval, struct rma_win **w, const 
 
 int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_set_attr";
     struct rma_win *w;
     int rc = begin_attr_change(win, win_keyval, &w, function);
@@ -1191,6 +1240,7 @@ int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_get_attr";
     struct rma_win *w;
     int rc = begin_win_query(win, attribute_val, "attribute_val", &w, function);
@@ -1225,6 +1275,7 @@ int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *fla
 
 int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_delete_attr";
     struct rma_win *w;
     int rc = begin_attr_change(win, win_keyval, &w, function);
@@ -1240,6 +1291,7 @@ int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
                                MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_create_errhandler";
     int rc = mpi_check_initialized(function);
     if (rc != MPI_SUCCESS)
@@ -1259,6 +1311,7 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_set_errhandler";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1279,6 +1332,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct rma_win *w;
     int rc = begin_win_query(win, errhandler, "errhandler", &w, "MPI_Win_get_errhandler");
     if (rc != MPI_SUCCESS)
@@ -1291,6 +1345,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_call_errhandler";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1304,6 +1359,7 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_set_info";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1321,6 +1377,7 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_get_info";
     struct rma_win *w;
     int rc = begin_win_query(win, info_used, "info_used", &w, function);

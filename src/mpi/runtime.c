@@ -6,10 +6,8 @@
 #include "core/init.h"
 #include "mpi/api.h"
 
-int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+static int init_thread(int required, int *provided)
 {
-    (void)argc;
-    (void)argv;
     /* The world model starts once per process; sessions before or beside it do not count. */
     if (nodempi.world_initialized)
         return core_error_raise(NULL, MPI_ERR_OTHER, "MPI_Init",
@@ -22,6 +20,18 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     }
     return MPI_SUCCESS;
 }
+
+/* Takes the big lock whatever the level (core_thread_enter, not mpi_enter): the level is
+ * decided inside, and a session may be starting on another thread. */
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    core_thread_enter();
+    int rc = init_thread(required, provided);
+    core_thread_leave();
+    return rc;
+}
 #pragma weak MPI_Init_thread = PMPI_Init_thread
 
 int PMPI_Init(int *argc, char ***argv)
@@ -32,6 +42,7 @@ int PMPI_Init(int *argc, char ***argv)
 
 int PMPI_Finalize(void)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!nodempi.world_initialized || nodempi.world_finalizing)
         return core_error_raise(NULL, MPI_ERR_OTHER, "MPI_Finalize", "%s",
                                 nodempi.world_finalizing ? "MPI_Finalize was already called"
@@ -42,6 +53,7 @@ int PMPI_Finalize(void)
 
 int PMPI_Initialized(int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     *flag = nodempi.world_initialized; /* the world model only (MPI-4 11.2.1) */
     return MPI_SUCCESS;
 }
@@ -49,6 +61,7 @@ int PMPI_Initialized(int *flag)
 
 int PMPI_Finalized(int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     *flag = nodempi.world_finalized;
     return MPI_SUCCESS;
 }
@@ -66,6 +79,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
 
 int PMPI_Query_thread(int *provided)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Query_thread");
     if (rc == MPI_SUCCESS)
         *provided = nodempi.thread_level;
@@ -75,6 +89,7 @@ int PMPI_Query_thread(int *provided)
 
 int PMPI_Is_thread_main(int *flag)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int rc = mpi_check_initialized("MPI_Is_thread_main");
     if (rc == MPI_SUCCESS)
         *flag = core_is_main_thread();
@@ -84,6 +99,7 @@ int PMPI_Is_thread_main(int *flag)
 
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     if (!name || !resultlen)
         return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Get_processor_name",
                                 "NULL name or resultlen");
@@ -98,6 +114,7 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
 
 int PMPI_Get_version(int *version, int *subversion)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -106,6 +123,7 @@ int PMPI_Get_version(int *version, int *subversion)
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                      "nodempi %s (MPI %d.%d standard ABI), shared-memory MPI for one node",
                      NODEMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION);
@@ -132,6 +150,7 @@ double PMPI_Wtick(void)
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = mpi_check_initialized("MPI_Comm_rank");
     if (rc == MPI_SUCCESS && (rc = mpi_get_comm(comm, &c, "MPI_Comm_rank")) == MPI_SUCCESS) {
@@ -145,6 +164,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = mpi_check_initialized("MPI_Comm_size");
     if (rc == MPI_SUCCESS && (rc = mpi_get_comm(comm, &c, "MPI_Comm_size")) == MPI_SUCCESS) {

@@ -23,6 +23,7 @@ struct mpi_session {
     struct mpi_session *next;
     struct core_errhandler *errhandler;
     uint64_t serial; /* never reused: groups and communicators name their session by it */
+    int thread_level; /* granted for the "thread_level" hint (MPI_Session_get_info) */
 };
 
 static struct mpi_session *open_sessions;
@@ -120,6 +121,25 @@ static int pset_size(int pset)
     return pset == PSET_WORLD ? nodempi.world_size : 1;
 }
 
+static const char *thread_level_name(int level);
+
+/* The level a "thread_level" hint asks for: one of the four names (MPI 4.1 11.3.1), case
+ * ignored. Without one (or with another value) the session gets what the process already
+ * provides: MPI_THREAD_MULTIPLE once the big lock is on (a library starting a session inside a
+ * threaded program: MPICH's threads/init/mult_session), MPI_THREAD_SINGLE otherwise. */
+static int thread_level_requested(MPI_Info info)
+{
+    static const int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                                 MPI_THREAD_MULTIPLE};
+    const char *asked = info != MPI_INFO_NULL
+                            ? core_info_get(core_info_from_handle(info), "thread_level")
+                            : NULL;
+    for (int i = 0; asked && i < 4; i++)
+        if (strcasecmp(asked, thread_level_name(levels[i])) == 0)
+            return levels[i];
+    return nodempi.thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE;
+}
+
 static const char *thread_level_name(int level)
 {
     switch (level) {
@@ -155,14 +175,12 @@ static int check_session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Sess
     return MPI_SUCCESS;
 }
 
-int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+static int session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
     struct core_errhandler *eh;
     int rc = check_session_init(info, errhandler, session, &eh);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* The info's hints (thread_level) need no action: every level is served as
-     * MPI_THREAD_SERIALIZED, which MPI_Session_get_info reports. */
     struct mpi_session *made = calloc(1, sizeof(*made));
     if (!made)
         return session_error(eh, NULL, MPI_ERR_NO_MEM, "MPI_Session_init", "out of memory");
@@ -174,16 +192,27 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     core_errhandler_retain(eh);
     made->errhandler = eh;
     made->serial = ++last_serial;
+    made->thread_level = core_thread_level_grant(thread_level_requested(info));
     made->next = open_sessions;
     open_sessions = made;
     *session = session_to_handle(made);
     return MPI_SUCCESS;
 }
+
+/* Takes the big lock whatever the level (core_thread_enter, not mpi_enter): sessions may be
+ * started by several threads at once (MPI 4.1 11.3.1), and this one may turn the lock on. */
+int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    core_thread_enter();
+    int rc = session_init(info, errhandler, session);
+    core_thread_leave();
+    return rc;
+}
 #pragma weak MPI_Session_init = PMPI_Session_init
 
 /* Collective over the job when it ends the last use of the runtime (see core_runtime_release):
  * the standard lets MPI_Session_finalize synchronise with the processes it communicated with. */
-int PMPI_Session_finalize(MPI_Session *session)
+static int session_finalize(MPI_Session *session)
 {
     struct mpi_session *s;
     if (!session)
@@ -203,10 +232,19 @@ int PMPI_Session_finalize(MPI_Session *session)
     *session = MPI_SESSION_NULL;
     return core_runtime_release();
 }
+
+int PMPI_Session_finalize(MPI_Session *session)
+{
+    core_thread_enter();
+    int rc = session_finalize(session);
+    core_thread_leave();
+    return rc;
+}
 #pragma weak MPI_Session_finalize = PMPI_Session_finalize
 
 int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_get_info";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -215,7 +253,7 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     if (rc != MPI_SUCCESS)
         return rc;
     struct core_info *made = core_info_new();
-    if (!made || core_info_set(made, "thread_level", thread_level_name(nodempi.thread_level))) {
+    if (!made || core_info_set(made, "thread_level", thread_level_name(s->thread_level))) {
         core_info_free(made);
         return session_error(s->errhandler, s, MPI_ERR_NO_MEM, fn, "out of memory");
     }
@@ -228,6 +266,7 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_get_num_psets";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -246,6 +285,7 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
 int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
                               char *pset_name)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_get_nth_pset";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -276,6 +316,7 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
 
 int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_get_pset_info";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -302,6 +343,7 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
                                  MPI_Group *newgroup)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Group_from_session_pset";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -358,12 +400,14 @@ static int session_attach_buffer(MPI_Session session, void *buffer, MPI_Count si
 
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return session_attach_buffer(session, buffer, size, "MPI_Session_attach_buffer");
 }
 #pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
 
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return session_attach_buffer(session, buffer, size, "MPI_Session_attach_buffer_c");
 }
 #pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
@@ -391,6 +435,7 @@ static int session_detach_buffer(MPI_Session session, void *buffer_addr, MPI_Cou
 
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     MPI_Count bytes = 0;
     int rc = session_detach_buffer(session, buffer_addr, size ? &bytes : NULL,
                                    "MPI_Session_detach_buffer");
@@ -402,12 +447,14 @@ int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size
 
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     return session_detach_buffer(session, buffer_addr, size, "MPI_Session_detach_buffer_c");
 }
 #pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
 
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpi_session *s;
     int rc = begin_session(session, &s, "MPI_Session_flush_buffer");
     if (rc == MPI_SUCCESS)
@@ -434,6 +481,7 @@ static void free_session_serial(struct core_request *request)
  * MPI_Comm_iflush_buffer here). */
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_iflush_buffer";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -465,6 +513,7 @@ int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
                                    MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_create_errhandler";
     if (!session_errhandler_fn || !errhandler)
         return core_error_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
@@ -482,6 +531,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
 
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_set_errhandler";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -502,6 +552,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 
 int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_get_errhandler";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);
@@ -517,6 +568,7 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Session_call_errhandler";
     struct mpi_session *s;
     int rc = begin_session(session, &s, fn);

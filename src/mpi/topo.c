@@ -70,6 +70,7 @@ static int check_dims(struct core_comm *comm, int ndims, const int dims[], const
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
                      int reorder, MPI_Comm *comm_cart)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)reorder;
     const char *fn = "MPI_Cart_create";
     struct core_comm *c, *made = NULL;
@@ -90,6 +91,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                   int *newrank)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = begin_intra(comm, &c, "MPI_Cart_map");
     if (rc == MPI_SUCCESS)
@@ -108,6 +110,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_CART, &c, &t, "MPI_Cartdim_get");
@@ -121,6 +124,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_CART, &c, &t, "MPI_Cart_get");
@@ -142,6 +146,7 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
 
 int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_CART, &c, &t, "MPI_Cart_rank");
@@ -164,6 +169,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_CART, &c, &t, "MPI_Cart_coords");
@@ -183,6 +189,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_CART, &c, &t, "MPI_Cart_shift");
@@ -201,6 +208,7 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
 
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c, *made = NULL;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_CART, &c, &t, "MPI_Cart_sub");
@@ -217,6 +225,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Dims_create";
     int rc = mpi_check_initialized(fn);
     if (rc == MPI_SUCCESS && ndims < 0)
@@ -270,6 +279,7 @@ static int check_graph(struct core_comm *c, int nnodes, const int index[], const
 int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
                       int reorder, MPI_Comm *comm_graph)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)reorder;
     const char *fn = "MPI_Graph_create";
     struct core_comm *c, *made = NULL;
@@ -290,6 +300,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                    int *newrank)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = begin_intra(comm, &c, "MPI_Graph_map");
     if (rc == MPI_SUCCESS)
@@ -304,6 +315,7 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
 
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_GRAPH, &c, &t, "MPI_Graphdims_get");
@@ -321,6 +333,7 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int rc = begin_topo(comm, MPI_GRAPH, &c, &t, "MPI_Graph_get");
@@ -356,6 +369,7 @@ static int begin_graph_rank(MPI_Comm comm, int rank, struct core_comm **c,
 
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int first, count;
@@ -370,6 +384,7 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     const struct topo *t;
     int first, count;
@@ -420,6 +435,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
                                     const int destinations[], const int destweights[],
                                     MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)reorder;
     const char *fn = "MPI_Dist_graph_create_adjacent";
     struct core_comm *c, *made = NULL;
@@ -450,6 +466,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
                            const int destinations[], const int weights[], MPI_Info info,
                            int reorder, MPI_Comm *comm_dist_graph)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     (void)reorder;
     const char *fn = "MPI_Dist_graph_create";
     struct core_comm *c, *made = NULL;
@@ -486,6 +503,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
                                     int *weighted)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Dist_graph_neighbors_count";
     struct core_comm *c;
     const struct topo *t;
@@ -509,6 +527,7 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
                               int sourceweights[], int maxoutdegree, int destinations[],
                               int destweights[])
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Dist_graph_neighbors";
     struct core_comm *c;
     const struct topo *t;
@@ -538,6 +557,7 @@ int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
 
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc = mpi_begin_comm(comm, &c, "MPI_Topo_test");
     if (rc == MPI_SUCCESS)

@@ -30,6 +30,8 @@
 #include <sched.h>
 
 #include "core/progress.h"
+#include "core/state.h"
+#include "core/thread.h"
 
 enum {
     STACK_CHUNK = 2048,        /* bytes staged on the stack (small accumulates: no malloc) */
@@ -141,6 +143,8 @@ static void bulk_enter(struct rma_win *win, int target)
         while (atomic_load_explicit(&win->atomic_flags[r].target, memory_order_seq_cst) ==
                (uint32_t)target + 1) {
             core_progress();
+            if (nodempi.thread_multiple)
+                core_thread_yield(); /* MPI_THREAD_MULTIPLE: queued threads run first */
             sched_yield();
         }
     }

@@ -11,7 +11,9 @@
 # /tmp/nodempi-mpich-tests), MAXNP=8 skips tests that need more ranks, TIMEOUT=60 seconds per
 # test (a testlist's timeLimit replaces it, up to 180), MPICH_VERSION=4.0.2 (Debian 12's).
 # ONLY=regex runs only the tests whose "dir/program np args" matches; TAG=name names the work
-# subdirectory (default: the MPI); MPI=mpich runs the same tests with Debian's MPICH
+# subdirectory (default: the MPI); THREADS=single|multiple configures the suite for that thread
+# level (default multiple when the threads directory is asked for, else single; a multiple
+# configuration lives in <tag>-mt); MPI=mpich runs the same tests with Debian's MPICH
 # (mpicc.mpich/mpiexec.mpich) for comparison. Results go to WORKDIR/<tag>/results.txt (one line
 # per test, appended) and failing outputs to WORKDIR/<tag>/logs/. Results and known failures:
 # docs/external-tests.md. Exit status 1 when any test failed.
@@ -20,6 +22,7 @@ set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 shift || true
 dirs=${*:-attr coll comm datatype errhan group info init mpi_t pt2pt part rma topo io errors}
+case " $dirs " in *" threads "*) threads=${THREADS:-multiple} ;; *) threads=${THREADS:-single} ;; esac
 version=${MPICH_VERSION:-4.0.2}
 work=${WORKDIR:-/tmp/nodempi-mpich-tests}
 mpi=${MPI:-nodempi}
@@ -46,16 +49,18 @@ EOF
     tar -xJf "$work"/mpich_"$version".orig.tar.xz -C "$work" "mpich-$version/test/mpi"
 fi
 
-# 2. Configure standalone (VPATH) with the MPI's wrappers: C only, MPI_THREAD_SINGLE tests,
-# no spawn; --enable-strictmpi skips tests of MPICH extensions (strict=false in a testlist).
+# 2. Configure standalone (VPATH) with the MPI's wrappers: C only, the threads tests only with
+# THREADS=multiple (nodempi grants MPI_THREAD_MULTIPLE), no spawn; --enable-strictmpi skips
+# tests of MPICH extensions (strict=false in a testlist).
 if [ "$mpi" = mpich ]; then cc=$(command -v mpicc.mpich); run=$(command -v mpiexec.mpich)
 else cc=$build/bin/mpicc; run=$build/bin/mpiexec; fi
 [ -x "$cc" ] && [ -x "$run" ] || { echo "mpich-testsuite.sh: no $cc or $run" >&2; exit 2; }
 obj="$work/${TAG:-$mpi}"
+[ "$threads" = single ] || obj="$obj-mt"
 if [ ! -f "$obj/runtests" ]; then
     mkdir -p "$obj"
     (cd "$obj" && "$src/configure" CC="$cc" MPICC="$cc" MPIEXEC="$run" --disable-fortran \
-        --disable-cxx --enable-threads=single --disable-spawn --enable-rma --enable-part \
+        --disable-cxx --enable-threads=$threads --disable-spawn --enable-rma --enable-part \
         --enable-romio --enable-strictmpi > config.out 2>&1) || { tail "$obj/config.out"; exit 1; }
     # dtpools (the datatype pool behind the testlist.dtp tests) still calls MPI_Type_hvector and
     # MPI_Type_hindexed, removed in MPI-3.0; their MPI-2 replacements take the same arguments.
@@ -112,7 +117,7 @@ def run_test(d, words, counts):
             b = subprocess.run(["make", prog], cwd=cwd, capture_output=True, text=True)
             built[key] = b.returncode == 0
             if b.returncode:
-                open(f"{obj}/logs/{d}-{prog}.build", "w").write(b.stdout + b.stderr)
+                open(f"{obj}/logs/{d.replace('/', '_')}-{prog}.build", "w").write(b.stdout + b.stderr)
         if not built[key]:
             status, secs = "fail-build", 0
         else:
