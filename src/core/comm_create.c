@@ -48,7 +48,11 @@ static int context_map_ready;
  * a new round then); a nonblocking one (comm_idup.c) for one round. Offers are disjoint: each
  * is taken from the pairs free and not reserved, and reserved at once. */
 static uint64_t context_reserved[CORE_CONTEXT_WORDS];
-static uint64_t blocking_held[CORE_CONTEXT_WORDS]; /* the blocking constructor running now */
+/* The part of context_reserved that blocking constructors hold (of every thread), and the part
+ * this thread's blocking constructor holds. With MPI_THREAD_MULTIPLE only the thread holding
+ * the agreement claim (context_claim.h) offers, hence holds, anything. */
+static uint64_t blocking_reserved[CORE_CONTEXT_WORDS];
+static _Thread_local uint64_t blocking_held[CORE_CONTEXT_WORDS];
 
 void core_context_map_init(struct core_context_map *map)
 {
@@ -125,7 +129,8 @@ void core_context_unreserve(const uint64_t *mask)
  * too few pairs in common, offers everything this constructor holds or can offer. */
 enum { BLOCKING_ATTEMPTS = 2 };
 
-/* The offer of the blocking constructor running now, held until blocking_end. */
+/* The offer of this thread's blocking constructor for `attempt` (held by blocking_hold once
+ * it is really offered). */
 static void blocking_offer(uint64_t *offer, int attempt)
 {
     core_context_offerable(offer);
@@ -134,17 +139,40 @@ static void blocking_offer(uint64_t *offer, int attempt)
             offer[w] = 0;
         else if (attempt > 0)
             offer[w] |= blocking_held[w];
-        blocking_held[w] |= offer[w];
     }
-    core_context_reserve(offer);
+}
+
+/* An offer that went out is held until blocking_end. */
+static void blocking_hold(const uint64_t *offer)
+{
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++) {
+        uint64_t add = offer[w] & ~blocking_held[w];
+        blocking_held[w] |= add;
+        blocking_reserved[w] |= add;
+        context_reserved[w] |= add;
+    }
 }
 
 /* A blocking constructor returns: its pair is taken (or none is), its offer is released. */
 static int blocking_end(int rc)
 {
-    core_context_unreserve(blocking_held);
-    memset(blocking_held, 0, sizeof(blocking_held));
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++) {
+        context_reserved[w] &= ~blocking_held[w];
+        blocking_reserved[w] &= ~blocking_held[w];
+        blocking_held[w] = 0;
+    }
     return rc;
+}
+
+/* This round's contribution of a blocking constructor: its offer and the claim word; the offer
+ * is held only when it went out (this thread holds the claim). */
+static void blocking_contribute(uint32_t key, int attempt, uint64_t *words)
+{
+    uint64_t offer[CORE_CONTEXT_WORDS];
+    blocking_offer(offer, attempt);
+    core_context_claim_contribute(key, offer, words);
+    if (words[CORE_CONTEXT_WORDS])
+        blocking_hold(offer);
 }
 
 /* ---- agreement helpers -------------------------------------------------------------------- */
@@ -159,25 +187,28 @@ static struct dt_type *byte_type(void)
  * not hold the process's claim offers nothing and the round is retried). */
 static int agree_intra_round(struct core_comm *comm, int attempt, uint64_t *words)
 {
-    uint64_t offer[CORE_CONTEXT_WORDS], mine[CORE_AGREE_WORDS];
-    blocking_offer(offer, attempt);
-    core_context_claim_contribute(comm->context, offer, mine);
+    uint64_t mine[CORE_AGREE_WORDS];
+    blocking_contribute(comm->context, attempt, mine);
     return coll_allreduce(mine, words, CORE_AGREE_WORDS, dt_from_handle(MPI_UINT64_T),
                           coll_op_from_handle(MPI_BAND), comm);
 }
 
 /* A communicator of one process agrees with nobody: with MPI_THREAD_MULTIPLE it takes the
- * highest pair free and not reserved at once, outside the claim (context_claim.h), whose
+ * highest free pair at once, outside the claim (context_claim.h), whose
  * holder may be waiting for a peer that is itself creating such a communicator (MPICH's
  * threads/comm/comm_dup_deadlock: MPI_Comm_dup(MPI_COMM_SELF) beside dups of shared parents).
  * Agreements pick from the bottom, so the two meet only when the map is nearly exhausted. */
 static int agree_alone(uint64_t *mask)
 {
-    uint64_t offerable[CORE_CONTEXT_WORDS];
-    core_context_offerable(offerable);
+    /* free and not offered by a nonblocking agreement (blocking holds are the claim
+     * holder's, which picks from the bottom) */
+    uint64_t candidates[CORE_CONTEXT_WORDS];
+    for (int w = 0; w < CORE_CONTEXT_WORDS; w++)
+        candidates[w] =
+            my_map()->free_bits[w] & ~(context_reserved[w] & ~blocking_reserved[w]);
     memset(mask, 0, sizeof(uint64_t) * CORE_CONTEXT_WORDS);
     for (int pair = CORE_CONTEXT_PAIRS - 1; pair > 1; pair--)
-        if ((offerable[pair / 64] >> (pair % 64)) & 1) {
+        if ((candidates[pair / 64] >> (pair % 64)) & 1) {
             core_context_map_take(my_map(), pair); /* before any wait lets another thread pick */
             mask[pair / 64] = UINT64_C(1) << (pair % 64);
             return MPI_SUCCESS;
@@ -747,9 +778,7 @@ static int agree_group_round(struct core_comm *comm, const struct core_group *gr
     struct leader_link link = {comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 0, user_tag(tag)};
     size_t bytes = sizeof(uint64_t) * CORE_AGREE_WORDS;
     struct dt_type *byte = byte_type();
-    uint64_t offer[CORE_CONTEXT_WORDS];
-    blocking_offer(offer, attempt);
-    core_context_claim_contribute(comm->context, offer, mask);
+    blocking_contribute(comm->context, attempt, mask);
     if (group->rank != 0) {
         link.peer = rank_in(comm->size, comm->world_ranks, group->world_ranks[0]);
         int rc = p2p_send(comm, link.context, link.peer, link.tag, mask, (MPI_Count)bytes, byte,
