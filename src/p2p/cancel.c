@@ -131,9 +131,10 @@ static void cancel_send(struct core_request *request)
         cancel_self_send(request);
         return;
     }
-    if (!request->complete && p2p_withdraw_outgoing(world_peer, request)) {
+    if (p2p_withdraw_outgoing(world_peer, request)) {
         mark_cancelled(request);
-        finish_send(request);
+        if (!request->complete)
+            finish_send(request);
         return;
     }
     /* Published: ask the receiver. An eager send that completed is open again until the

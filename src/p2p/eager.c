@@ -83,6 +83,7 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
         .tag = request->tag,
         .context = request->context,
         .src = request->comm->rank,
+        .seq = request->p2p.seq,
         .request = request,
     };
     if (dt_is_contiguous(request->type, request->count)) {

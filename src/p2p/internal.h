@@ -112,6 +112,7 @@ struct p2p_long_send {
     int tag;
     uint32_t context;
     int src;
+    uint32_t seq;                /* the message's number (request->p2p.seq; cancel.c) */
     struct core_request *request; /* completes when everything is written; NULL if staged */
 };
 

@@ -162,7 +162,9 @@ int p2p_withdraw_outgoing(int world_peer, struct core_request *request)
             make_void(o);
             return 1;
         }
-        if (o->kind == P2P_OUT_EAGER_LONG && o->long_send.request == request &&
+        /* (a long eager message whose rest was staged has no request any more: its number
+         * names it; the request completed, but the envelope has not left) */
+        if (o->kind == P2P_OUT_EAGER_LONG && o->long_send.seq == request->p2p.seq &&
             !o->long_send.header_sent) {
             struct p2p_long_send *send = &o->long_send;
             if (send->owns_data) {
