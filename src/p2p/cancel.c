@@ -74,6 +74,7 @@ void p2p_cancel_on_answer(int world_src, const struct p2p_cookies *cookies)
 {
     (void)world_src;
     struct core_request *request = (struct core_request *)(uintptr_t)cookies->sender_cookie;
+    p2p.cancels_pending--;
     int data_left = request->p2p.cancel == P2P_CANCEL_ASKED_DONE;
     request->p2p.cancel = 0;
     if (cookies->receiver_cookie) {
@@ -144,6 +145,7 @@ static void cancel_send(struct core_request *request)
     struct p2p_cookies cookies = {(uint64_t)(uintptr_t)request,
                                   (uint64_t)request->context << 32 | request->p2p.seq};
     p2p_queue_control(world_peer, P2P_RECORD_CANCEL, &cookies);
+    p2p.cancels_pending++; /* MPI_Finalize waits for the answer (p2p_flush) */
 }
 
 int p2p_cancel(struct core_request *request)

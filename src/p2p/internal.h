@@ -208,6 +208,7 @@ struct p2p_state {
     int split_pending;           /* receives waiting for a sender's last split-copy chunks */
     struct p2p_peer *peers;
     int pending_peers;           /* peers with a non-empty outgoing queue */
+    int cancels_pending;         /* CANCEL records sent whose answer has not come (cancel.c) */
     struct p2p_match_queues *queues; /* open-addressing table by context */
     size_t queues_capacity;
     size_t queues_used;

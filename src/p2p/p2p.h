@@ -55,7 +55,8 @@ int p2p_cancel(struct core_request *request);
 int p2p_progress(void);
 
 /* Push everything still queued for other ranks (staged eager data, control records) before
- * MPI_Finalize; progresses until the outgoing queues are empty. */
+ * MPI_Finalize; progresses until the outgoing queues are empty and every send cancel has been
+ * answered. */
 void p2p_flush(void);
 
 /* Buffered-send support (MPI_Buffer_attach/detach). */
