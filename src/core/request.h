@@ -69,6 +69,11 @@ struct core_request {
         int remote_pid;              /* split-copy receive: the sender's pid and buffer */
         uint64_t remote_base;
         uint64_t matched_at;         /* rendezvous receive: when matched (p2p/adapt.c) */
+        uint32_t seq;                /* send: the message's number among those to world_peer
+                                      * (p2p/cancel.c names it by this) */
+        int cancel;                  /* send: enum p2p_cancel_state, 0 = not cancelling */
+        struct core_request *linked; /* buffered send: the user's request <-> the internal
+                                      * send, while the internal one is incomplete */
     } p2p;
 
     /* Generic requests. */

@@ -59,7 +59,7 @@ static int blocking_send(const void *buf, MPI_Count count, MPI_Datatype datatype
     if (rc != MPI_SUCCESS)
         return rc;
     if (mode == CORE_SEND_BUFFERED) {
-        rc = p2p_bsend(a.comm, a.comm->context, dest, tag, buf, count, a.type);
+        rc = p2p_bsend(a.comm, a.comm->context, dest, tag, buf, count, a.type, NULL);
         if (rc == MPI_ERR_BUFFER)
             return core_error_raise(a.comm, rc, function,
                                     "attached buffer too small or missing for %lld bytes "
@@ -138,7 +138,7 @@ int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int de
 #pragma weak MPI_Bsend_c = PMPI_Bsend_c
 
 /* A request that is already complete (buffered sends, after the copy). */
-static int completed_request(struct core_comm *comm, MPI_Request *request)
+static int completed_request(struct core_comm *comm, struct core_request **out)
 {
     struct core_request *r = core_request_alloc(CORE_REQUEST_SEND);
     if (!r)
@@ -146,7 +146,7 @@ static int completed_request(struct core_comm *comm, MPI_Request *request)
     r->comm = comm;
     core_comm_retain(comm);
     r->complete = 1;
-    *request = core_request_to_handle(r);
+    *out = r;
     return MPI_SUCCESS;
 }
 
@@ -161,9 +161,13 @@ static int nonblocking_send(const void *buf, MPI_Count count, MPI_Datatype datat
     if (!request)
         return core_error_raise(a.comm, MPI_ERR_ARG, function, "NULL request pointer");
     if (mode == CORE_SEND_BUFFERED) {
-        rc = p2p_bsend(a.comm, a.comm->context, dest, tag, buf, count, a.type);
+        struct core_request *r;
+        if ((rc = completed_request(a.comm, &r)) == MPI_SUCCESS &&
+            (rc = p2p_bsend(a.comm, a.comm->context, dest, tag, buf, count, a.type, r)) !=
+                MPI_SUCCESS)
+            core_request_free(r);
         if (rc == MPI_SUCCESS)
-            rc = completed_request(a.comm, request);
+            *request = core_request_to_handle(r);
         return raised(a.comm, rc, function);
     }
     struct core_request *r;
@@ -815,7 +819,7 @@ static int start_one(MPI_Request *handle, const char *function)
         return raised(r->comm, core_request_start_generic(r), function);
     }
     if (r->kind == CORE_REQUEST_SEND && r->mode == CORE_SEND_BUFFERED) {
-        int rc = p2p_bsend(r->comm, r->context, r->peer, r->tag, r->buf, r->count, r->type);
+        int rc = p2p_bsend(r->comm, r->context, r->peer, r->tag, r->buf, r->count, r->type, r);
         r->active = 1;
         r->complete = 1;
         return raised(r->comm, rc, function);

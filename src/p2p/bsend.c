@@ -305,9 +305,44 @@ int p2p_bsend_session_flushed(uint64_t session)
 
 /* ---- sending ------------------------------------------------------------------------------- */
 
-int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
-              MPI_Count count, struct dt_type *type)
+/* The user's request of a buffered send names the message like the internal send does, so
+ * MPI_Cancel can withdraw it (cancel.c); while the internal send is incomplete the two are
+ * linked. Freeing the user's request first undoes the link. */
+static void unlink_user(struct core_request *user)
 {
+    if (user->p2p.linked)
+        user->p2p.linked->p2p.linked = NULL;
+    user->p2p.linked = NULL;
+}
+
+static void user_request_set(struct core_request *user, uint32_t context, int dest, int tag)
+{
+    unlink_user(user); /* a persistent request's previous message */
+    user->free_state = unlink_user;
+    user->peer = dest;
+    user->tag = tag;
+    user->context = context;
+    user->mode = CORE_SEND_BUFFERED;
+    user->cancelled = 0;
+    user->p2p.cancel = 0;
+    core_status_set_empty(&user->status);
+}
+
+static void user_request_link(struct core_request *user, struct core_request *send)
+{
+    user->p2p.world_peer = send->p2p.world_peer;
+    user->p2p.seq = send->p2p.seq;
+    if (!send->complete) {
+        user->p2p.linked = send;
+        send->p2p.linked = user;
+    }
+}
+
+int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+              MPI_Count count, struct dt_type *type, struct core_request *user)
+{
+    if (user)
+        user_request_set(user, context, dest, tag);
     if (dest == MPI_PROC_NULL)
         return MPI_SUCCESS;
     struct bsend_pool *pool = comm_pool(comm);
@@ -332,5 +367,7 @@ int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const
                        dt_from_handle(MPI_BYTE), CORE_SEND_STANDARD, &r->send);
     if (rc != MPI_SUCCESS)
         unplace(pool, r);
+    else if (user)
+        user_request_link(user, r->send);
     return rc;
 }

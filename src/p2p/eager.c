@@ -83,6 +83,7 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
         .tag = request->tag,
         .context = request->context,
         .src = request->comm->rank,
+        .seq = request->p2p.seq,
         .request = request,
     };
     p2p.sent[P2P_SENT_EAGER_LONG]++;
@@ -114,6 +115,7 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
 void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec)
 {
     struct p2p_assembly *a = &p2p.peers[world_src].assembly;
+    uint32_t seq = p2p.peers[world_src].messages_received++;
     memset(a, 0, sizeof(*a));
     a->total = (size_t)rec->size;
     a->src = rec->src;
@@ -132,6 +134,7 @@ void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec)
     u->tag = rec->tag;
     u->context = rec->context;
     u->size = a->total;
+    u->seq = seq;
     p2p_unexpected_append(q, u);
     a->unexpected = u;
 }

@@ -33,6 +33,18 @@ enum p2p_record_kind {
     P2P_RECORD_SKEW,      /* receiver -> sender: raise (1) or lower (0) the pair's eager limit */
     P2P_RECORD_HELP,      /* receiver -> sender: copy chunks of this message too (split.c;
                            * struct p2p_cookies: your request, my buffer's address) */
+    P2P_RECORD_CANCEL,    /* sender -> receiver: withdraw my message (cancel.c; cookies: my
+                           * request, context << 32 | the message's number) */
+    P2P_RECORD_CANCEL_ANSWER, /* receiver -> sender: cookies: your request, 1 = withdrawn */
+    P2P_RECORD_VOID,      /* sender -> receiver: a message cancelled before it left; it only
+                           * keeps the message numbering of the pair in step */
+};
+
+/* A send being cancelled (request->p2p.cancel). */
+enum p2p_cancel_state {
+    P2P_CANCEL_ASKED = 1,  /* CANCEL sent; the protocol still runs (RTS not answered) */
+    P2P_CANCEL_ASKED_DONE, /* CANCEL sent; the data has left; only the answer is awaited */
+    P2P_CANCEL_LINKED,     /* buffered send: waiting for the linked internal send */
 };
 
 /* RTS flags */
@@ -75,6 +87,7 @@ struct p2p_unexpected {
     void *data;              /* EAGER: private copy of the payload */
     struct p2p_rts rts;      /* RTS */
     struct core_request *self_send; /* SELF: the sending request (same process) */
+    uint32_t seq;            /* the message's number among the sender's to us (cancel.c) */
     int assembling;          /* EAGER_LONG: data still arriving */
     struct core_request *waiting;   /* ...and the receive that already took it */
 };
@@ -101,6 +114,7 @@ struct p2p_long_send {
     int tag;
     uint32_t context;
     int src;
+    uint32_t seq;                /* the message's number (request->p2p.seq; cancel.c) */
     struct core_request *request; /* completes when everything is written; NULL if staged */
 };
 
@@ -157,6 +171,10 @@ struct p2p_peer {
     int distance;                /* enum topo_distance of the two ranks' CPUs */
     int stream_copy;             /* write bulk data into the ring with streaming stores */
     int rndv_sends;              /* my rendezvous sends to this peer not yet finished */
+    /* Messages (EAGER, RTS, EAGER_LONG, VOID records) started to / received from this peer, in
+     * order on both sides, so a message is named by its number (cancel.c). */
+    uint32_t messages_sent;
+    uint32_t messages_received;
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_adapt adapt;      /* single copy or pipeline, learnt from this pair (adapt.c) */
     struct p2p_assembly assembly;
@@ -197,6 +215,7 @@ struct p2p_state {
     uint64_t sent[P2P_SENT_KINDS]; /* messages sent, by protocol (p2p.h) */
     uint64_t sent_bytes;
     int pending_peers;           /* peers with a non-empty outgoing queue */
+    int cancels_pending;         /* CANCEL records sent whose answer has not come (cancel.c) */
     struct p2p_match_queues *queues; /* open-addressing table by context */
     size_t queues_capacity;
     size_t queues_used;
@@ -259,6 +278,15 @@ void p2p_queue_control(int world_peer, int control_kind, const struct p2p_cookie
 void p2p_self_send(struct core_request *request);
 void p2p_send_complete(struct core_request *request);
 int p2p_push_outgoing(int world_peer);
+
+/* cancel.c: cancelling sends (and receives) */
+void p2p_cancel_on_request(int world_src, const struct p2p_cookies *cookies);
+void p2p_cancel_on_answer(int world_src, const struct p2p_cookies *cookies);
+void p2p_cancel_send_finished(struct core_request *request); /* send.c's slow completion */
+/* send.c: turn a message not yet published into a VOID record; 1 if it was still queued */
+int p2p_withdraw_outgoing(int world_peer, struct core_request *request);
+/* rndv.c: the receiver withdrew our RTS: release what the rendezvous held */
+void p2p_rndv_withdrawn(struct core_request *request);
 
 /* eager.c: messages above one record's payload but under the pair's eager limit */
 size_t p2p_record_max_payload(const struct p2p_peer *peer);

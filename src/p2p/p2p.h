@@ -47,7 +47,8 @@ int p2p_iprobe(struct core_comm *comm, uint32_t context, int source, int tag, in
 int p2p_imrecv(void *message, void *buf, MPI_Count count, struct dt_type *type,
                struct core_comm *comm, struct core_request **out);
 
-/* Cancel a receive that has not matched; sets request->cancelled when it worked. */
+/* Cancel a receive that has not matched, or a send (cancel.c: withdrawn from the outgoing queue
+ * at once, else asked of the receiver); request->cancelled tells, once the request completes. */
 int p2p_cancel(struct core_request *request);
 
 /* Blocking collectives (coll/copy_choice.c): how this rank copies the rendezvous messages it
@@ -62,7 +63,8 @@ int p2p_copy_choice_applies(void);
 int p2p_progress(void);
 
 /* Push everything still queued for other ranks (staged eager data, control records) before
- * MPI_Finalize; progresses until the outgoing queues are empty. */
+ * MPI_Finalize; progresses until the outgoing queues are empty and every send cancel has been
+ * answered. */
 void p2p_flush(void);
 
 /* Counters for the tool interface (MPI_T performance variables, src/mpi/mpit.c): messages this
@@ -109,8 +111,9 @@ void p2p_bsend_session_detach(uint64_t session, void **buffer, size_t *size);
 void p2p_bsend_session_flush(uint64_t session);
 int p2p_bsend_session_flushed(uint64_t session);
 /* Copy the message into comm's buffer (else the process's) and start sending it;
- * MPI_ERR_BUFFER when it does not fit. The caller's request (if any) is complete on return. */
+ * MPI_ERR_BUFFER when it does not fit. user: the caller's request (Ibsend, Bsend_init) or NULL;
+ * it is complete on return, and set up so that p2p_cancel can withdraw the message. */
 int p2p_bsend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
-              MPI_Count count, struct dt_type *type);
+              MPI_Count count, struct dt_type *type, struct core_request *user);
 
 #endif

@@ -1,6 +1,6 @@
 /* probe.c - looking at unexpected messages without receiving them (Probe, Iprobe), taking one
- * out of matching (Mprobe/Improbe) and receiving it later (Mrecv/Imrecv), cancelling posted
- * receives, and restarting persistent requests. */
+ * out of matching (Mprobe/Improbe) and receiving it later (Mrecv/Imrecv), and restarting
+ * persistent requests (cancel.c cancels). */
 #include <stdlib.h>
 
 #include "core/comm.h"
@@ -73,19 +73,6 @@ int p2p_imrecv(void *message, void *buf, MPI_Count count, struct dt_type *type,
     request->tag = u->tag;
     request->context = u->context;
     p2p_recv_matched_unexpected(request, u);
-    return MPI_SUCCESS;
-}
-
-int p2p_cancel(struct core_request *request)
-{
-    if (request->kind != CORE_REQUEST_RECV || request->complete)
-        return MPI_SUCCESS; /* sends are never cancelled here; that is allowed */
-    if (!p2p_unpost(p2p_queues(request->context), request))
-        return MPI_SUCCESS; /* already matched: the receive completes normally */
-    request->cancelled = 1;
-    core_status_set_empty(&request->status);
-    core_status_set_cancelled(&request->status, 1);
-    request->complete = 1;
     return MPI_SUCCESS;
 }
 

@@ -124,7 +124,9 @@ void p2p_after_drain(int world_src)
 void p2p_flush(void)
 {
     unsigned idle = 0;
-    while (p2p.pending_peers) {
+    /* A cancelled send the user freed (MPI_Request_free) still awaits its answer; the receiver
+     * gives it from any MPI call, MPI_Finalize's barrier included. */
+    while (p2p.pending_peers || p2p.cancels_pending) {
         if (p2p_progress())
             idle = 0;
         else

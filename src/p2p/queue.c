@@ -152,6 +152,7 @@ static void cor_note_arrival(int r, const struct shm_record *rec)
     switch (rec->kind) {
     case P2P_RECORD_FIN:
     case P2P_RECORD_CTS:
+    case P2P_RECORD_CANCEL_ANSWER:
         cor_expect(r, -1);
         break;
     case P2P_RECORD_FRAG: {
@@ -214,8 +215,9 @@ void p2p_queue_publish_slow(struct p2p_peer *peer, struct shm_record *rec)
             shm_wake_peer_after_fence(peer->block);
         return;
     case P2P_CHANNEL_RING_COR:
-        if (rec->kind == P2P_RECORD_RTS || rec->kind == P2P_RECORD_CTS)
-            cor_expect((int)(peer - p2p.peers), 1); /* FIN/CTS, or fragments, will come */
+        if (rec->kind == P2P_RECORD_RTS || rec->kind == P2P_RECORD_CTS ||
+            rec->kind == P2P_RECORD_CANCEL)
+            cor_expect((int)(peer - p2p.peers), 1); /* FIN/CTS, fragments or an answer */
         /* fall through */
     default:
         shm_pair_publish(&peer->to_peer, &peer->to_fb, rec);
@@ -303,6 +305,12 @@ static int poll_cor(void)
             did |= drain_ring_cor(p2p.cor_active[i]);
     p2p.cor_idle_polls = did ? 0 : p2p.cor_idle_polls + 1;
     return did;
+}
+
+void p2p_queue_note_reply_dropped(int world_peer)
+{
+    if (p2p.queue == P2P_QUEUE_COR)
+        cor_expect(world_peer, -1);
 }
 
 void p2p_queue_note_probe(const struct core_comm *comm, int source)

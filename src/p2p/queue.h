@@ -50,6 +50,10 @@ void p2p_after_drain(int world_src);
 /* cor: a receive was posted (delta 1) or left the posted queue (-1); match.c calls these. */
 void p2p_queue_note_posted(const struct core_request *request, int delta);
 
+/* cor: a reply announced when our RTS was published will not come (the receiver withdrew the
+ * RTS on our cancel). No-op in the other designs. */
+void p2p_queue_note_reply_dropped(int world_peer);
+
 /* cor: a probe for source (comm rank or MPI_ANY_SOURCE) is about to look at the unexpected
  * queue: poll that peer (or everyone) first. No-op in the other designs. */
 void p2p_queue_note_probe(const struct core_comm *comm, int source);

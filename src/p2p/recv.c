@@ -171,6 +171,7 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
     if (status)
         set_recv_status(status, source, rec->tag, size);
     shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
+    peer->messages_received++;
     return 1;
 }
 
@@ -204,6 +205,7 @@ int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void
 /* An EAGER or RTS record from the ring: match it or keep it as unexpected. */
 static void handle_message(int world_src, struct shm_record *rec)
 {
+    uint32_t seq = p2p.peers[world_src].messages_received++;
     struct p2p_match_queues *q = p2p_queues(rec->context);
     struct core_request *request = p2p_match_posted(q, rec->src, rec->tag);
     void *payload = shm_record_payload(rec);
@@ -224,6 +226,7 @@ static void handle_message(int world_src, struct shm_record *rec)
     u->tag = rec->tag;
     u->context = rec->context;
     u->size = rec->size;
+    u->seq = seq;
     if (rec->kind == P2P_RECORD_EAGER) {
         u->kind = P2P_UNEXPECTED_EAGER;
         u->data = malloc(rec->size ? rec->size : 1);
@@ -262,6 +265,15 @@ void p2p_handle_record(int world_src, struct shm_record *rec)
         break;
     case P2P_RECORD_HELP:
         p2p_split_on_help(world_src, payload);
+        break;
+    case P2P_RECORD_CANCEL:
+        p2p_cancel_on_request(world_src, payload);
+        break;
+    case P2P_RECORD_CANCEL_ANSWER:
+        p2p_cancel_on_answer(world_src, payload);
+        break;
+    case P2P_RECORD_VOID:
+        p2p.peers[world_src].messages_received++;
         break;
     case P2P_RECORD_FRAG: {
         size_t len = (size_t)rec->size;

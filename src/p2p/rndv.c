@@ -93,13 +93,25 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
     return 1;
 }
 
-static void send_done(struct core_request *request)
+/* What a published RTS holds until the rendezvous ends. */
+static void release_rts(struct core_request *request)
 {
     free(request->p2p.iov);
     request->p2p.iov = NULL;
     p2p.peers[request->p2p.world_peer].rndv_sends--;
     p2p_split_release(request);
+}
+
+static void send_done(struct core_request *request)
+{
+    release_rts(request);
     p2p_send_complete(request);
+}
+
+void p2p_rndv_withdrawn(struct core_request *request)
+{
+    release_rts(request);
+    p2p_queue_note_reply_dropped(request->p2p.world_peer); /* cor: no FIN/CTS will come */
 }
 
 void p2p_rndv_on_fin(const struct p2p_cookies *cookies)

@@ -16,6 +16,10 @@
 void p2p_send_complete(struct core_request *request)
 {
     request->status.MPI_ERROR = MPI_SUCCESS;
+    if (request->p2p.cancel || request->p2p.linked) { /* rare: cancel.c decides */
+        p2p_cancel_send_finished(request);
+        return;
+    }
     core_request_complete(request);
 }
 
@@ -144,6 +148,39 @@ static int push_one(struct p2p_peer *peer, struct p2p_outgoing *o)
     return 1;
 }
 
+/* The VOID record that replaces a cancelled message: the receiver only counts it. */
+static void make_void(struct p2p_outgoing *o)
+{
+    struct p2p_outgoing *next = o->next;
+    memset(o, 0, sizeof(*o));
+    o->next = next;
+    o->kind = P2P_OUT_CONTROL;
+    o->control_kind = P2P_RECORD_VOID;
+}
+
+int p2p_withdraw_outgoing(int world_peer, struct core_request *request)
+{
+    for (struct p2p_outgoing *o = p2p.peers[world_peer].out_head; o; o = o->next) {
+        if ((o->kind == P2P_OUT_EAGER || o->kind == P2P_OUT_RTS) && o->request == request) {
+            make_void(o);
+            return 1;
+        }
+        /* (a long eager message whose rest was staged has no request any more: its number
+         * names it; the request completed, but the envelope has not left) */
+        if (o->kind == P2P_OUT_EAGER_LONG && o->long_send.seq == request->p2p.seq &&
+            !o->long_send.header_sent) {
+            struct p2p_long_send *send = &o->long_send;
+            if (send->owns_data) {
+                p2p.staged_bytes -= send->total - send->data_offset;
+                free((void *)send->data);
+            }
+            make_void(o);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Push queued items to one peer in order until the ring is full; nonzero if any left. */
 int p2p_push_outgoing(int world_peer)
 {
@@ -185,6 +222,7 @@ void p2p_self_send(struct core_request *request)
     u->self_send = request;
     p2p.sent[P2P_SENT_SELF]++;
     p2p.sent_bytes += size;
+    u->seq = request->p2p.seq;
     if (recv) {
         p2p_recv_matched_unexpected(recv, u);
         return;
@@ -234,6 +272,9 @@ int p2p_send_start(struct core_request *request)
     }
     int world_peer = core_comm_peer_world_rank(request->comm, request->peer);
     request->p2p.world_peer = world_peer;
+    request->p2p.cancel = 0;
+    /* Messages leave in start order (later ones queue behind earlier ones): number them now. */
+    request->p2p.seq = p2p.peers[world_peer].messages_sent++;
     if (world_peer == p2p.me) {
         p2p_self_send(request);
         return MPI_SUCCESS;
@@ -286,9 +327,11 @@ int p2p_send_eager_now(struct core_comm *comm, uint32_t context, int dest, int t
     int world_peer = core_comm_peer_world_rank(comm, dest);
     struct p2p_peer *peer = &p2p.peers[world_peer];
     /* The policy's eager case in one record: the queue has room and nothing waits ahead. */
-    return world_peer != p2p.me && size <= peer->eager_limit &&
-           size <= p2p_record_max_payload(peer) && !peer->out_head &&
-           write_eager(peer, buf, count, type, comm->rank, tag, context, size);
+    if (world_peer == p2p.me || size > peer->eager_limit || size > p2p_record_max_payload(peer) ||
+        peer->out_head || !write_eager(peer, buf, count, type, comm->rank, tag, context, size))
+        return 0;
+    peer->messages_sent++;
+    return 1;
 }
 
 int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
