@@ -68,16 +68,20 @@ int io_view_set(struct io_view *view, MPI_Offset disp, struct dt_type *etype,
 {
     if (!datarep_supported(datarep, etype, filetype))
         return MPI_ERR_UNSUPPORTED_DATAREP;
-    if (etype->size <= 0 || filetype->size <= 0 || filetype->size % etype->size != 0 ||
-        filetype->extent <= 0)
+    /* A filetype of size 0 (no etype at all, e.g. an hindexed of zero-length blocks) is a view
+     * without data: a process with nothing to access in a collective passes one (PnetCDF's
+     * fill of a variable smaller than the job does); only zero-size accesses go through it. */
+    int empty = filetype->size == 0;
+    if (etype->size <= 0 || filetype->size < 0 || filetype->size % etype->size != 0 ||
+        (!empty && filetype->extent <= 0))
         return MPI_ERR_ARG;
     struct collect c = {0};
-    int rc = dt_for_each_block(filetype, 1, collect_block, &c);
-    if (rc != 0 || c.backwards || c.count == 0 || c.blocks[0].offset < 0) {
+    int rc = empty ? 0 : dt_for_each_block(filetype, 1, collect_block, &c);
+    if (rc != 0 || c.backwards || (!empty && (c.count == 0 || c.blocks[0].offset < 0))) {
         free(c.blocks);
         return rc < 0 ? MPI_ERR_NO_MEM : MPI_ERR_ARG;
     }
-    MPI_Count *prefix = malloc(c.count * sizeof(*prefix));
+    MPI_Count *prefix = malloc((c.count ? c.count : 1) * sizeof(*prefix));
     if (!prefix) {
         free(c.blocks);
         return MPI_ERR_NO_MEM;
@@ -136,6 +140,8 @@ static size_t block_of(const struct io_view *view, MPI_Count r)
 
 MPI_Offset io_view_file_byte(const struct io_view *view, MPI_Offset d)
 {
+    if (view->tile_size == 0)
+        return view->disp;   /* a view without data: every position is its start */
     MPI_Offset tile = d / view->tile_size;
     MPI_Count r = d % view->tile_size;
     size_t i = block_of(view, r);
@@ -145,7 +151,7 @@ MPI_Offset io_view_file_byte(const struct io_view *view, MPI_Offset d)
 
 MPI_Offset io_view_etypes_below(const struct io_view *view, MPI_Offset file_size)
 {
-    if (file_size <= view->disp)
+    if (file_size <= view->disp || view->tile_size == 0)
         return 0;
     MPI_Offset rel = file_size - view->disp;
     MPI_Offset tiles = rel / view->tile_extent;

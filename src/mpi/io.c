@@ -739,6 +739,10 @@ static int check_access_args(struct io_file *file, MPI_Offset offset, const void
         return file_error(file, MPI_ERR_BUFFER, function, "NULL buffer with count %lld",
                           (long long)count);
     MPI_Count esize = file->view.etype->size;
+    if (file->view.tile_size == 0 && (*type)->size * count > 0)
+        return file_error(file, MPI_ERR_IO, function,
+                          "the view's filetype holds no data (size 0): only accesses of 0 "
+                          "bytes are possible, not %lld", (long long)((*type)->size * count));
     if (((*type)->size * count) % esize != 0)
         return file_error(file, MPI_ERR_IO, function,
                           "%lld bytes of data are not a whole number of etypes (%lld bytes)",

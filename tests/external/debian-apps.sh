@@ -1,0 +1,301 @@
+#!/bin/bash
+# debian-apps.sh - build real MPI programs written by other people (Debian source packages) with
+# nodempi's mpicc and, side by side, with Debian's Open MPI and MPICH; run each at 1, 2 and 4
+# ranks (interleaved: nodempi, Open MPI, MPICH for one rank count, then the next) and judge the
+# run by the program's own verification. Not run by CI (it downloads sources from Debian and
+# takes ~30-60 minutes on 2 cores). Run it by hand:
+#
+#   tests/external/debian-apps.sh [BUILD_DIR] [PROGRAM...]   e.g.  ... build hpcc netpipe
+#
+# PROGRAMs: hpcc (HPC Challenge 1.5.0: HPL, PTRANS, FFT, RandomAccess, STREAM, DGEMM, b_eff),
+# netpipe (NPmpi 3.7.2 integrity checks, 2 ranks, and one ping-pong timing), fftw3 (FFTW 3.3.10's
+# MPI transforms checked by its own check.pl), pnetcdf (PnetCDF 1.12.3's test suite: MPI-IO).
+# Default: all four.
+# BUILD_DIR defaults to ./build (bin/mpicc, bin/mpiexec). Environment: WORKDIR=dir (default
+# /tmp/nodempi-debian-apps, reused: sources and builds are kept), MPIS="nodempi openmpi mpich",
+# RANKS="1 2 4", TIMEOUT=600 seconds per run. Results: WORKDIR/results.txt, one line per run
+# (program, variant, MPI, ranks, pass/fail, wall seconds), run outputs under WORKDIR/run/.
+# Results and the failures' causes: docs/external-tests.md. Exit status 1 when a nodempi run
+# failed.
+set -uo pipefail
+
+build=$(cd "${1:-build}" && pwd)
+shift || true
+programs=${*:-hpcc netpipe fftw3 pnetcdf}
+work=${WORKDIR:-/tmp/nodempi-debian-apps}
+mpis=${MPIS:-nodempi openmpi mpich}
+ranks=${RANKS:-1 2 4}
+timeout=${TIMEOUT:-600}
+mkdir -p "$work/run"
+results=$work/results.txt
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+mpicc_of() {
+    case $1 in
+    nodempi) echo "$build/bin/mpicc" ;;
+    openmpi) command -v mpicc.openmpi ;;
+    mpich) command -v mpicc.mpich ;;
+    esac
+}
+
+# mpirun_of MPI: the launcher command line up to the rank count. Open MPI needs --oversubscribe
+# for 4 ranks on 2 cores; nodempi and MPICH oversubscribe by themselves.
+mpirun_of() {
+    case $1 in
+    nodempi) echo "$build/bin/mpiexec --timeout $timeout" ;;
+    openmpi) echo "timeout $timeout $(command -v mpiexec.openmpi) --oversubscribe" ;;
+    mpich) echo "timeout $timeout $(command -v mpiexec.mpich)" ;;
+    esac
+}
+
+# fetch PKG: unpack PKG's upstream tarball from Debian's archive into $work/src and print the
+# directory. Debian's own patches are not applied: the programs are run as their authors wrote
+# them (the mirror here sometimes lacks the .debian.tar, which apt-get then reports as an error).
+fetch() {
+    local pkg=$1 tarball dir
+    mkdir -p "$work/src"
+    if ! ls "$work/src/${pkg}_"*.orig.tar.* > /dev/null 2>&1; then
+        if ! apt-get source --download-only --print-uris "$pkg" > /dev/null 2>&1; then
+            # No deb-src entry yet: Debian 12's (as tests/external/mpich-testsuite.sh does).
+            cat > /etc/apt/sources.list.d/nodempi-deb-src.sources <<'EOF2'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF2
+            apt-get update -q > /dev/null
+        fi
+        (cd "$work/src" && apt-get source --download-only "$pkg" > "$work/src/$pkg.fetch.log" 2>&1)
+    fi
+    tarball=$(ls "$work/src/${pkg}_"*.orig.tar.* | head -1)
+    dir=$work/src/$(tar -tf "$tarball" | head -1 | cut -d/ -f1)
+    [ -d "$dir" ] || tar -xf "$tarball" -C "$work/src"
+    echo "$dir"
+}
+
+# record PROGRAM VARIANT MPI RANKS STATUS SECONDS
+record() {
+    printf '%-8s %-12s %-8s %s  %-5s %7.1fs\n' "$@" | tee -a "$results"
+}
+
+# run_in DIR MPI RANKS CMD...: run CMD under MPI's launcher in DIR (stdout DIR/out.txt, stderr
+# DIR/err.txt); sets $rc and $secs.
+run_in() {
+    local dir=$1 mpi=$2 np=$3 t0
+    shift 3
+    mkdir -p "$dir"
+    t0=$(date +%s.%N)
+    (cd "$dir" && nice -n 10 $(mpirun_of "$mpi") -n "$np" "$@" > out.txt 2> err.txt)
+    rc=$?
+    secs=$(echo "$(date +%s.%N) - $t0" | bc)
+}
+
+# HPC Challenge: HPL's Make.<arch> with each MPI's wrapper and the reference BLAS. HPL 2.0's
+# HPL_packL.c calls MPI_Address and MPI_Type_struct, removed in MPI-3.0: neither nodempi nor
+# Open MPI declares them (MPICH still does), so they are replaced by their MPI-2 successors
+# (same arguments; disp is an MPI_Aint array).
+hpcc_build() {
+    local mpi=$1 src dst
+    src=$(fetch hpcc)
+    dst=$work/hpcc-$mpi
+    [ -x "$dst/hpcc" ] && return 0
+    rm -rf "$dst" && cp -r "$src" "$dst"
+    sed -i 's/MPI_Address(/MPI_Get_address(/; s/MPI_Type_struct(/MPI_Type_create_struct(/' \
+        "$dst/hpl/src/comm/HPL_packL.c"
+    sed -e "s#@CC@#$(mpicc_of "$mpi")#" > "$dst/hpl/Make.$mpi" <<'EOF'
+SHELL = /bin/sh
+CD = cd
+CP = cp
+LN_S = ln -s
+MKDIR = mkdir -p
+RM = /bin/rm -f
+TOUCH = touch
+ARCH = $(arch)
+TOPdir = ../../..
+INCdir = $(TOPdir)/include
+LIBdir = $(TOPdir)/lib/$(ARCH)
+HPLlib = $(LIBdir)/libhpl.a
+HPL_INCLUDES = -I$(INCdir) -I$(INCdir)/$(ARCH) -I../../../include -I../../../../include
+HPL_LIBS = $(HPLlib) -lblas -lm
+HPL_DEFS = -DAdd_ -DF77_INTEGER=int -DStringSunStyle $(HPL_INCLUDES)
+CC = @CC@
+CCNOOPT = $(HPL_DEFS)
+CCFLAGS = $(HPL_DEFS) -O2 -fcommon
+LINKER = @CC@
+LINKFLAGS = $(CCFLAGS)
+ARCHIVER = ar
+ARFLAGS = r
+RANLIB = ranlib
+EOF
+    (cd "$dst" && nice -n 10 make arch="$mpi" > build.log 2>&1)
+}
+
+# hpccinf.txt: HPL N=1000, NB=80 on grids 1x1, 1x2, 2x2 (HPL skips the grids that need more
+# ranks than it has); the other tests size themselves from HPL's matrix.
+hpcc_input() {
+    sed -e 's/^1 *# of process grids (P x Q)/3            # of process grids (P x Q)/' \
+        -e 's/^2 *Ps$/1 1 2        Ps/' -e 's/^2 *Qs$/1 2 2        Qs/' "$1/_hpccinf.txt"
+}
+
+# Pass: hpcc's summary says Success=1, no test printed FAILED, and every "Found N errors" of
+# RandomAccess is within its 1% tolerance (it prints "(passed)").
+hpcc_run() {
+    local mpi np dir status
+    for np in $ranks; do
+        for mpi in $mpis; do
+            dir=$work/run/hpcc-$mpi-$np
+            rm -rf "$dir" && mkdir -p "$dir"
+            hpcc_input "$(fetch hpcc)" > "$dir/hpccinf.txt"
+            run_in "$dir" "$mpi" "$np" "$work/hpcc-$mpi/hpcc"
+            status=fail
+            if [ "$rc" = 0 ] && grep -q '^Success=1' "$dir/hpccoutf.txt" &&
+                ! grep -q 'FAILED' "$dir/hpccoutf.txt" &&
+                ! grep 'Found .* errors' "$dir/hpccoutf.txt" | grep -qv passed; then
+                status=pass
+            fi
+            record hpcc all "$mpi" "$np" "$status" "$secs"
+        done
+    done
+}
+
+netpipe_build() {
+    local mpi=$1 src dst
+    src=$(fetch netpipe)
+    dst=$work/netpipe-$mpi
+    [ -x "$dst/NPmpi" ] && return 0
+    rm -rf "$dst" && cp -r "$src" "$dst"
+    (cd "$dst" && nice -n 10 make mpi MPICC="$(mpicc_of "$mpi")" > build.log 2>&1)
+}
+
+# NPmpi is a 2-rank program. -i checks the received bytes of every message size up to 1 MiB;
+# the variants: blocking (default), preposted receives (-a), MPI_Ssend (-S), MPI_ANY_SOURCE
+# receives (-z), both directions at once with preposted receives (-2 -a), streaming (-s),
+# unaligned buffers (-O 1,3), cache-invalidating buffers (-I). "-2" without -a is not run: both
+# ranks MPI_Send first, which deadlocks above the eager limit in every MPI (the program says so).
+# The last run is the plain ping-pong timing up to 4 MiB (its bandwidth curve is in np.out).
+# Repeats are fixed (-n: 20 per size for the checks, 100 for the timing): NetPIPE's own choice
+# scales them by the previous size's best time, which on a loaded machine can be one lucky
+# sample and then takes many minutes (a 33-byte step of 273,809 round trips was seen).
+netpipe_run() {
+    local mpi opts name dir status variant
+    for opts in "-i" "-i -a" "-i -S" "-i -z" "-i -2 -a" "-i -s" "-i -O 1,3" "-i -I" ""; do
+        opts="$opts -n $([ -n "$opts" ] && echo "20 -u 1048576" || echo "100 -u 4194304")"
+        name=$(echo "$opts" | tr -d ' ,-')
+        for mpi in $mpis; do
+            dir=$work/run/netpipe-$name-$mpi
+            rm -rf "$dir"
+            # shellcheck disable=SC2086 # opts is a word list
+            run_in "$dir" "$mpi" 2 "$work/netpipe-$mpi/NPmpi" $opts -o np.out
+            status=fail
+            if [ "$rc" = 0 ] && ! grep -q 'failed' "$dir/err.txt" "$dir/out.txt"; then
+                case $opts in -i\ *) grep -q 'Integrity check passed' "$dir/err.txt" && status=pass ;;
+                *) [ -s "$dir/np.out" ] && status=pass ;; esac
+            fi
+            variant=$(echo "$opts" | sed 's/ *-n [0-9]* -u [0-9]*//' | tr -d ' ')
+            record netpipe "${variant:-pingpong}" "$mpi" 2 "$status" "$secs"
+        done
+    done
+}
+
+# FFTW: the serial library is built once (with gcc), its MPI part (mpi/: libfftw3_mpi and
+# mpi-bench) once per MPI in a copy of the tree.
+fftw3_build() {
+    local mpi=$1 src first dst
+    src=$(fetch fftw3)
+    first=$work/fftw3-base
+    if [ ! -f "$first/.libs-done" ]; then
+        rm -rf "$first" && mkdir -p "$first"
+        (cd "$first" && nice -n 10 "$src/configure" --enable-mpi --disable-fortran --disable-doc \
+            MPICC="$build/bin/mpicc" CFLAGS=-O2 > config.out 2>&1 &&
+            nice -n 10 make -j2 > make.out 2>&1 && touch .libs-done) || return 1
+    fi
+    dst=$work/fftw3-$mpi
+    [ -x "$dst/mpi/mpi-bench" ] && return 0
+    rm -rf "$dst" && cp -a "$first" "$dst"
+    sed -i -e "s#^CC = .*#CC = $(mpicc_of "$mpi")#" -e "s#^MPICC = .*#MPICC = $(mpicc_of "$mpi")#" \
+        "$dst/mpi/Makefile"
+    (cd "$dst/mpi" && make clean > /dev/null && nice -n 10 make mpi-bench > make.out 2>&1)
+}
+
+# FFTW's check.pl: random transform problems (1-3 dimensions, r2c, c2r, r2r, in/out of place,
+# transposed), each compared against a known-good FFT. NUMCHECK problems per kind.
+fftw3_run() {
+    local mpi np dir status
+    for np in $ranks; do
+        for mpi in $mpis; do
+            dir=$work/run/fftw3-$mpi-$np
+            rm -rf "$dir" && mkdir -p "$dir"
+            t0=$(date +%s.%N)
+            (cd "$dir" && nice -n 10 perl -w "$(fetch fftw3)/tests/check.pl" --verbose --random --maxsize=10000 -c=10 \
+                --mpi "$(mpirun_of "$mpi") -np $np $work/fftw3-$mpi/mpi/mpi-bench" \
+                > out.txt 2> err.txt)
+            rc=$?
+            secs=$(echo "$(date +%s.%N) - $t0" | bc)
+            status=fail
+            [ "$rc" = 0 ] && ! grep -q -i 'FAILED\|error' "$dir/out.txt" "$dir/err.txt" &&
+                status=pass
+            record fftw3 check.pl "$mpi" "$np" "$status" "$secs"
+        done
+    done
+}
+
+# PnetCDF 1.12.3 (parallel netCDF over MPI-IO: collective and independent I/O, file views,
+# nonblocking I/O, derived datatypes): the upstream tarball has no configure, so autoreconf
+# first (needs autoconf, automake, libtool). C only.
+pnetcdf_build() {
+    local mpi=$1 src dst run
+    src=$(fetch pnetcdf)
+    [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi > autoreconf.log 2>&1) || return 1
+    dst=$work/pnetcdf-$mpi
+    [ -f "$dst/.tests-done" ] && return 0
+    rm -rf "$dst" && mkdir -p "$dst"
+    run="$(mpirun_of "$mpi") -n NP"
+    (cd "$dst" && nice -n 10 "$src/configure" --disable-fortran --disable-cxx --disable-shared \
+        MPICC="$(mpicc_of "$mpi")" CFLAGS=-O1 TESTMPIRUN="$run" > config.out 2>&1 &&
+        nice -n 10 make -j2 > make.out 2>&1 && nice -n 10 make -j2 tests > tests.out 2>&1 &&
+        touch .tests-done)
+}
+
+# Its own test targets: "make check" runs every test program once without a launcher (a
+# singleton: rank count 1 here), "make ptest2" / "make ptest4" in each test directory (and
+# examples/C at 4) run them at 2 / 4 ranks; each test prints "pass"/"PASS" or fails the target.
+pnetcdf_run() {
+    local mpi np tree d rc_all status
+    for np in $ranks; do
+        for mpi in $mpis; do
+            tree=$work/pnetcdf-$mpi
+            t0=$(date +%s.%N)
+            if [ "$np" = 1 ]; then
+                (cd "$tree" && nice -n 10 make -k check > check.out 2>&1)
+                rc_all=$?
+            else
+                rc_all=0
+                for d in $(make -s -C "$tree/test" --eval='pv: ; @echo $(PTEST_SUBDIRS)' pv) \
+                    ../examples/C; do
+                    [ "$d" = ../examples/C ] && [ "$np" != 4 ] && continue
+                    (cd "$tree/test/$d" && nice -n 10 make -k "ptest$np" \
+                        > "ptest$np.out" 2>&1) || rc_all=1
+                done
+            fi
+            secs=$(echo "$(date +%s.%N) - $t0" | bc)
+            status=fail
+            [ "$rc_all" = 0 ] && status=pass
+            record pnetcdf "$([ "$np" = 1 ] && echo check || echo "ptest$np")" "$mpi" "$np" \
+                "$status" "$secs"
+        done
+    done
+}
+
+bad=0
+for program in $programs; do
+    for mpi in $mpis; do
+        if ! "${program}_build" "$mpi"; then
+            record "$program" build "$mpi" - fail 0
+            [ "$mpi" = nodempi ] && bad=1
+        fi
+    done
+    "${program}_run"
+done
+grep -q ' nodempi .* fail ' "$results" && bad=1
+exit $bad
