@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/config.h"
+#include "core/init.h"
 #include "core/state.h"
 #include "mpi/api.h"
 #include "mpi/mpit.h"
@@ -49,8 +50,10 @@ int PMPI_T_init_thread(int required, int *provided)
      * MPI_Init survive it (MPI_Init loads the table only once). */
     core_config_load_once();
     nodempi.tool_users++;
-    /* As MPI_Init_thread: calls are made by one thread at a time (src/core/init.c). */
-    *provided = MPI_THREAD_SERIALIZED;
+    /* As MPI_Init_thread: every level is provided; MULTIPLE turns the big lock on for the
+     * process (core/thread.c), MPI_T calls from several threads included (MPICH
+     * threads/mpi_t/mpit_threading). */
+    *provided = core_thread_level_grant(required);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_T_init_thread = PMPI_T_init_thread

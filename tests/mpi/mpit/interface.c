@@ -321,6 +321,7 @@ int main(int argc, char **argv)
                  provided == MPI_THREAD_SERIALIZED || provided == MPI_THREAD_MULTIPLE,
              "provided %d", provided);
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_init_thread(MPI_THREAD_SERIALIZED, &provided), "T_init 2");
+    MT_CHECK_INT(MPI_THREAD_SERIALIZED, provided, "provided for SERIALIZED");
     check_cvars();
     check_strings();
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_finalize(), "T_finalize 1 of 2");

@@ -2,7 +2,9 @@
  * agrees; MPI_Is_thread_main is true on the main thread only; a session asking for
  * MPI_THREAD_MULTIPLE reports it in MPI_Session_get_info, and so does one without a hint;
  * many threads calling cheap MPI
- * functions at once (rank, size, Wtime, handle conversion, attribute get) get right answers. */
+ * functions at once (rank, size, Wtime, handle conversion, attribute get) get right answers;
+ * MPI_T_init_thread grants MULTIPLE too, and threads reading control variables at once get
+ * the values (MPICH threads/mpi_t/mpit_threading). */
 #include "threads_common.h"
 
 static void *not_main(void *arg)
@@ -34,6 +36,34 @@ static void *queries(void *p)
         TC_CHECK(flag && tag_ub && *tag_ub >= 32767, "thread %d: MPI_TAG_UB", a->id);
         TC_CHECK(MPI_Comm_f2c(f) == a->comm, "thread %d: c2f/f2c round trip", a->id);
     }
+    return NULL;
+}
+
+/* Every control variable's info, a handle, a read and the handle's release, in each thread. */
+static void *tool_reads(void *unused)
+{
+    (void)unused;
+    int num = 0;
+    MPI_T_cvar_get_num(&num);
+    TC_CHECK(num > 0, "MPI_T_cvar_get_num %d", num);
+    for (int round = 0; round < 20; round++)
+        for (int i = 0; i < num; i++) {
+            char name[256], desc[1024];
+            int name_len = sizeof name, desc_len = sizeof desc, verbosity, bind, scope, count;
+            MPI_Datatype type;
+            MPI_T_enum enumtype;
+            TC_CHECK(MPI_T_cvar_get_info(i, name, &name_len, &verbosity, &type, &enumtype, desc,
+                                         &desc_len, &bind, &scope) == MPI_SUCCESS,
+                     "cvar %d info", i);
+            MPI_T_cvar_handle handle;
+            if (MPI_T_cvar_handle_alloc(i, NULL, &handle, &count) != MPI_SUCCESS)
+                continue;
+            if (type == MPI_INT || type == MPI_UNSIGNED || type == MPI_UNSIGNED_LONG) {
+                unsigned long value[4] = {0, 0, 0, 0};
+                TC_CHECK(MPI_T_cvar_read(handle, value) == MPI_SUCCESS, "read %s", name);
+            }
+            MPI_T_cvar_handle_free(&handle);
+        }
     return NULL;
 }
 
@@ -82,5 +112,11 @@ int main(int argc, char **argv)
         args[i] = (struct query_arg){i, i % 2 ? dup : MPI_COMM_WORLD};
     tc_run(8, queries, args, sizeof(args[0]));
     MPI_Comm_free(&dup);
+
+    int tool_level = -1;
+    MT_MPI(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &tool_level));
+    MT_CHECK_INT(MPI_THREAD_MULTIPLE, tool_level, "MPI_T_init_thread provided");
+    tc_run(8, tool_reads, NULL, 0);
+    MT_MPI(MPI_T_finalize());
     return mt_finish();
 }
