@@ -523,7 +523,7 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_seek";
     struct io_file *file;
-    MPI_Offset target;
+    MPI_Offset target = 0;
     int rc;
     if ((rc = begin_file(fh, &file, function)) || (rc = no_individual_pointer(file, function)) ||
         (rc = seek_target(file, file->position, offset, whence, &target, function)))
@@ -569,7 +569,7 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_File_seek_shared";
     struct io_file *file;
-    MPI_Offset target;
+    MPI_Offset target = 0;
     int rc;
     if ((rc = begin_file(fh, &file, function)))
         return rc;
@@ -789,7 +789,7 @@ static int file_access(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count coun
 {
     const char *function = call->function;
     struct io_file *file;
-    struct dt_type *type;
+    struct dt_type *type = NULL;
     MPI_Count bytes = 0;
     int rc;
     if ((rc = begin_file(fh, &file, function)) ||

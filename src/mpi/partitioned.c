@@ -42,7 +42,7 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Dataty
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Psend_init";
     struct core_comm *c;
-    struct dt_type *type;
+    struct dt_type *type = NULL;
     int rc = check_init(buf, partitions, count, datatype, dest, tag, comm, info, request, &c,
                         &type, fn);
     if (rc != MPI_SUCCESS)
@@ -61,7 +61,7 @@ int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype dat
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *fn = "MPI_Precv_init";
     struct core_comm *c;
-    struct dt_type *type;
+    struct dt_type *type = NULL;
     int rc = check_init(buf, partitions, count, datatype, source, tag, comm, info, request, &c,
                         &type, fn);
     if (rc != MPI_SUCCESS)
