@@ -22,66 +22,44 @@ struct mpit_pvar {
     enum mpit_category category;
     int verbosity;
     /* The current value; context is the bound communicator's context id (-1: no object). */
-    unsigned long long (*value)(long context);
+    unsigned long long (*value)(const struct mpit_pvar *var, long context);
     const char *desc;
+    int sent; /* for sent_messages: which send counter (enum p2p_sent_kind), else -1 */
 };
 
-static unsigned long long sent_eager(long context)
+static unsigned long long sent_messages(const struct mpit_pvar *var, long context)
 {
     (void)context;
-    return p2p_sent_messages(P2P_SENT_EAGER);
+    return p2p_sent_messages((enum p2p_sent_kind)var->sent);
 }
-static unsigned long long sent_fastbox(long context)
+static unsigned long long sent_bytes(const struct mpit_pvar *var, long context)
 {
-    (void)context;
-    return p2p_sent_messages(P2P_SENT_FASTBOX);
-}
-static unsigned long long sent_eager_long(long context)
-{
-    (void)context;
-    return p2p_sent_messages(P2P_SENT_EAGER_LONG);
-}
-static unsigned long long sent_rndv_cma(long context)
-{
-    (void)context;
-    return p2p_sent_messages(P2P_SENT_RNDV_CMA);
-}
-static unsigned long long sent_rndv_pipeline(long context)
-{
-    (void)context;
-    return p2p_sent_messages(P2P_SENT_RNDV_PIPELINE);
-}
-static unsigned long long sent_self(long context)
-{
-    (void)context;
-    return p2p_sent_messages(P2P_SENT_SELF);
-}
-static unsigned long long sent_bytes(long context)
-{
-    (void)context;
+    (void)var, (void)context;
     return p2p_sent_bytes();
 }
-static unsigned long long unexpected(long context)
+static unsigned long long unexpected(const struct mpit_pvar *var, long context)
 {
+    (void)var;
     return p2p_unexpected_length(context);
 }
-static unsigned long long posted(long context)
+static unsigned long long posted(const struct mpit_pvar *var, long context)
 {
+    (void)var;
     return p2p_posted_length(context);
 }
-static unsigned long long coll_started(long context)
+static unsigned long long coll_started(const struct mpit_pvar *var, long context)
 {
-    (void)context;
+    (void)var, (void)context;
     return coll_operations();
 }
-static unsigned long long windows(long context)
+static unsigned long long windows(const struct mpit_pvar *var, long context)
 {
-    (void)context;
+    (void)var, (void)context;
     return (unsigned long long)rma_open_windows();
 }
-static unsigned long long futex_sleeps(long context)
+static unsigned long long futex_sleeps(const struct mpit_pvar *var, long context)
 {
-    (void)context;
+    (void)var, (void)context;
     return nodempi.futex_sleeps;
 }
 
@@ -92,46 +70,47 @@ static unsigned long long futex_sleeps(long context)
 
 static const struct mpit_pvar pvars[] = {
     {"nodempi_p2p_sent_eager", COUNTER, NO_OBJECT, MPIT_CAT_P2P, MPI_T_VERBOSITY_USER_BASIC,
-     sent_eager, "Messages this process sent eagerly in one record of a pair ring or inbox "
-     "(every communicator, collectives' point-to-point steps included)"},
+     sent_messages, "Messages this process sent eagerly in one record of a pair ring or inbox "
+     "(every communicator, collectives' point-to-point steps included)", P2P_SENT_EAGER},
     {"nodempi_p2p_sent_fastbox", COUNTER, NO_OBJECT, MPIT_CAT_P2P, MPI_T_VERBOSITY_USER_BASIC,
-     sent_fastbox, "Messages this process sent eagerly through a pair's fastbox cells "
-     "(up to 64 bytes)"},
+     sent_messages, "Messages this process sent eagerly through a pair's fastbox cells "
+     "(up to 64 bytes)", P2P_SENT_FASTBOX},
     {"nodempi_p2p_sent_eager_long", COUNTER, NO_OBJECT, MPIT_CAT_P2P,
-     MPI_T_VERBOSITY_USER_DETAIL, sent_eager_long,
+     MPI_T_VERBOSITY_USER_DETAIL, sent_messages,
      "Messages this process sent eagerly in several records (above one record's payload, up "
-     "to the pair's eager limit)"},
+     "to the pair's eager limit)", P2P_SENT_EAGER_LONG},
     {"nodempi_p2p_sent_single_copy", COUNTER, NO_OBJECT, MPIT_CAT_P2P,
-     MPI_T_VERBOSITY_USER_BASIC, sent_rndv_cma,
+     MPI_T_VERBOSITY_USER_BASIC, sent_messages,
      "Messages this process sent by rendezvous with a single copy (the receiver pulls with "
-     "process_vm_readv)"},
+     "process_vm_readv)", P2P_SENT_RNDV_CMA},
     {"nodempi_p2p_sent_rendezvous", COUNTER, NO_OBJECT, MPIT_CAT_P2P,
-     MPI_T_VERBOSITY_USER_BASIC, sent_rndv_pipeline,
-     "Messages this process sent by rendezvous in fragments through the pair ring"},
+     MPI_T_VERBOSITY_USER_BASIC, sent_messages,
+     "Messages this process sent by rendezvous in fragments through the pair ring",
+     P2P_SENT_RNDV_PIPELINE},
     {"nodempi_p2p_sent_self", COUNTER, NO_OBJECT, MPIT_CAT_P2P, MPI_T_VERBOSITY_USER_DETAIL,
-     sent_self, "Messages this process sent to itself"},
+     sent_messages, "Messages this process sent to itself", P2P_SENT_SELF},
     {"nodempi_p2p_sent_bytes", COUNTER, NO_OBJECT, MPIT_CAT_P2P, MPI_T_VERBOSITY_USER_BASIC,
-     sent_bytes, "Bytes of the messages this process started sending, every protocol"},
+     sent_bytes, "Bytes of the messages this process started sending, every protocol", -1},
     {"nodempi_p2p_unexpected_queue_length", LEVEL, COMM, MPIT_CAT_P2P,
      MPI_T_VERBOSITY_USER_BASIC, unexpected,
      "Messages that arrived on this communicator (its point-to-point and collective traffic) "
-     "before a matching receive, waiting for one"},
+     "before a matching receive, waiting for one", -1},
     {"nodempi_p2p_posted_queue_length", LEVEL, COMM, MPIT_CAT_P2P, MPI_T_VERBOSITY_USER_BASIC,
      posted, "Receives posted on this communicator (point-to-point and collective) that no "
-     "message has matched yet"},
+     "message has matched yet", -1},
     {"nodempi_p2p_unexpected_total", LEVEL, NO_OBJECT, MPIT_CAT_P2P,
      MPI_T_VERBOSITY_USER_DETAIL, unexpected,
-     "Unexpected messages waiting in this process, every communicator"},
+     "Unexpected messages waiting in this process, every communicator", -1},
     {"nodempi_p2p_posted_total", LEVEL, NO_OBJECT, MPIT_CAT_P2P, MPI_T_VERBOSITY_USER_DETAIL,
-     posted, "Posted receives not yet matched in this process, every communicator"},
+     posted, "Posted receives not yet matched in this process, every communicator", -1},
     {"nodempi_coll_operations", COUNTER, NO_OBJECT, MPIT_CAT_COLL, MPI_T_VERBOSITY_USER_BASIC,
      coll_started, "Collective operations this process started (blocking calls, nonblocking "
-     "starts, each start of a persistent one)"},
+     "starts, each start of a persistent one)", -1},
     {"nodempi_rma_windows", LEVEL, NO_OBJECT, MPIT_CAT_RMA, MPI_T_VERBOSITY_USER_BASIC, windows,
-     "Windows this process currently holds"},
+     "Windows this process currently holds", -1},
     {"nodempi_shm_futex_sleeps", COUNTER, NO_OBJECT, MPIT_CAT_SHM, MPI_T_VERBOSITY_USER_DETAIL,
      futex_sleeps, "Times this process slept on its futex while waiting (NODEMPI_WAIT=block, "
-     "or auto with more ranks than cores)"},
+     "or auto with more ranks than cores)", -1},
 };
 #define PVAR_COUNT ((int)(sizeof(pvars) / sizeof(pvars[0])))
 
@@ -274,7 +253,7 @@ void mpit_pvar_free_all(void)
 
 static unsigned long long raw_value(const struct mpit_pvar_handle *h)
 {
-    return h->var->value(h->context);
+    return h->var->value(h->var, h->context);
 }
 
 static unsigned long long handle_value(const struct mpit_pvar_handle *h)
