@@ -411,9 +411,9 @@ static void set_value(struct mpit_pvar_handle *h, unsigned long long value)
 /* MPI_T_PVAR_ALL_HANDLES in start/stop: every counter of the session (continuous variables are
  * skipped, as the standard says); with one handle, a continuous one cannot be started or
  * stopped. */
-int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+static int start_or_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                         void (*act)(struct mpit_pvar_handle *))
 {
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct mpit_session *s;
     struct mpit_pvar_handle *h;
     int rc = resolve(session, handle, &s, &h);
@@ -422,34 +422,26 @@ int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
     if (!h) {
         for (h = s->handles; h; h = h->next)
             if (is_counter(h->var))
-                start(h);
+                act(h);
         return MPI_SUCCESS;
     }
     if (!is_counter(h->var))
         return MPI_T_ERR_PVAR_NO_STARTSTOP;
-    start(h);
+    act(h);
     return MPI_SUCCESS;
+}
+
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    return start_or_stop(session, handle, start);
 }
 #pragma weak MPI_T_pvar_start = PMPI_T_pvar_start
 
 int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    struct mpit_session *s;
-    struct mpit_pvar_handle *h;
-    int rc = resolve(session, handle, &s, &h);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!h) {
-        for (h = s->handles; h; h = h->next)
-            if (is_counter(h->var))
-                stop(h);
-        return MPI_SUCCESS;
-    }
-    if (!is_counter(h->var))
-        return MPI_T_ERR_PVAR_NO_STARTSTOP;
-    stop(h);
-    return MPI_SUCCESS;
+    return start_or_stop(session, handle, stop);
 }
 #pragma weak MPI_T_pvar_stop = PMPI_T_pvar_stop
 
