@@ -84,13 +84,6 @@ MPI_Request core_request_to_handle(struct core_request *request)
     return request ? (MPI_Request)request : MPI_REQUEST_NULL;
 }
 
-struct core_request *core_request_from_handle(MPI_Request handle)
-{
-    if ((uintptr_t)handle < 0x1000)
-        return NULL;
-    return (struct core_request *)handle;
-}
-
 /* Status layout: slot 0-1 hold the byte count (low, high), slot 2 the cancelled flag. */
 void core_status_set_count(MPI_Status *status, MPI_Count bytes)
 {

@@ -162,19 +162,26 @@ static int all_completed(int count, MPI_Request *requests)
 /* Index of a completed active request, -1 if none is complete, -2 if none is active. */
 static int find_completed(int count, MPI_Request *requests)
 {
-    int found = next_completed(count, requests, 0);
-    if (found < count)
-        return found;
-    for (int i = 0; i < count; i++)
-        if (is_active(core_request_from_handle(requests[i])))
-            return -1;
-    return -2;
+    int found = -2;
+    for (int i = 0; i < count; i++) {
+        struct core_request *r = core_request_from_handle(requests[i]);
+        if (!is_active(r))
+            continue;
+        if (r->complete)
+            return i;
+        found = -1;
+    }
+    return found;
 }
 
 /* find_completed after progress: until it finds one (or finds none active) when blocking,
  * after one round otherwise. */
 static int progress_find_completed(int count, MPI_Request *requests, int blocking)
 {
+    if (!blocking) { /* one poll, one scan: MPI_Testany of 4 pending, 16 -> 11.3 ns */
+        core_progress();
+        return find_completed(count, requests);
+    }
     unsigned idle = 0;
     int found = find_completed(count, requests);
     while (found == -1) {
