@@ -91,7 +91,8 @@ void core_request_free(struct core_request *request);
 
 MPI_Request core_request_to_handle(struct core_request *request);
 /* NULL for MPI_REQUEST_NULL (the ABI's predefined handles are small integers). Inline: the
- * test/wait families call it per array element per poll (MPI_Testany of 4 pending requests: 31 -> 16 ns). */
+ * test/wait families call it per array element per poll (MPI_Testany of 4 pending requests:
+ * 31 -> 16 ns). */
 static inline struct core_request *core_request_from_handle(MPI_Request handle)
 {
     if ((uintptr_t)handle < 0x1000)
