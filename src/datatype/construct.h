@@ -58,6 +58,10 @@ struct dt_type *dt_value_index(const struct dt_type *value, const struct dt_type
 
 /* "external32": big-endian, standard sizes (MPI-4.1 section 13.5.2). */
 MPI_Count dt_external32_size(const struct dt_type *type, MPI_Count count);
+/* 1 when pred holds for every basic type of type's map (asked once per run of copies), else 0:
+ * how a file view checks a user data representation's extents (src/io/datarep.c). */
+typedef int dt_basic_pred(void *ctx, const struct dt_type *basic);
+int dt_all_basic(const struct dt_type *type, dt_basic_pred *pred, void *ctx);
 void dt_pack_external32(const struct dt_type *type, const void *buf, MPI_Count count, void *dst);
 void dt_unpack_external32(const struct dt_type *type, void *buf, MPI_Count count,
                           const void *src);

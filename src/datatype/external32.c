@@ -183,3 +183,21 @@ void dt_unpack_external32(const struct dt_type *type, void *buf, MPI_Count count
     for (MPI_Count i = 0; i < count; i++)
         dt_walk_leaves(type, (MPI_Aint)i * type->extent, convert_leaf, &c);
 }
+
+struct all_basic {
+    dt_basic_pred *pred;
+    void *ctx;
+};
+
+static int check_leaf(void *ctx, const struct dt_type *basic, MPI_Aint disp, MPI_Count n)
+{
+    (void)disp;
+    struct all_basic *a = ctx;
+    return n > 0 && !a->pred(a->ctx, basic); /* nonzero stops the walk */
+}
+
+int dt_all_basic(const struct dt_type *type, dt_basic_pred *pred, void *ctx)
+{
+    struct all_basic a = {pred, ctx};
+    return dt_walk_leaves(type, 0, check_leaf, &a) == 0;
+}

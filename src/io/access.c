@@ -66,28 +66,36 @@ static int move_through_view(struct io_file *file, MPI_Offset d, struct transfer
     return t->error;
 }
 
-static void pack(struct dt_type *type, const void *buf, MPI_Count count, void *data,
-                 size_t total, int external)
+static int pack(const struct io_view *view, struct dt_type *type, const void *buf,
+                MPI_Count count, void *data, size_t total)
 {
-    if (external)
+    if (view->user_datarep)
+        return io_datarep_convert(view->user_datarep, 1, (void *)buf, type, count, data);
+    if (io_view_is_external32(view))
         dt_pack_external32(type, buf, count, data);
     else
         dt_pack_range(type, buf, count, 0, data, total);
+    return MPI_SUCCESS;
 }
 
-/* A short read converts the whole elements it got (external32 converts elements, not
+/* A short read converts the whole elements it got (a representation converts elements, not
  * bytes). */
-static void unpack(struct dt_type *type, void *buf, MPI_Count count, const void *data,
-                   size_t moved, int external)
+static int unpack(const struct io_view *view, struct dt_type *type, void *buf, MPI_Count count,
+                  const void *data, size_t moved)
 {
     if (moved == 0)
-        return;
-    if (!external) {
+        return MPI_SUCCESS;
+    if (!view->user_datarep && !io_view_is_external32(view)) {
         dt_unpack_range(type, buf, count, 0, data, moved);
-        return;
+        return MPI_SUCCESS;
     }
     MPI_Count whole = (MPI_Count)moved / type->size;
-    dt_unpack_external32(type, buf, whole < count ? whole : count, data);
+    if (whole > count)
+        whole = count;
+    if (view->user_datarep)
+        return io_datarep_convert(view->user_datarep, 0, buf, type, whole, (void *)data);
+    dt_unpack_external32(type, buf, whole, data);
+    return MPI_SUCCESS;
 }
 
 int io_access(struct io_file *file, MPI_Offset position, void *buf, MPI_Count count,
@@ -98,23 +106,32 @@ int io_access(struct io_file *file, MPI_Offset position, void *buf, MPI_Count co
     if (total == 0)
         return MPI_SUCCESS;
     struct transfer t = {.fd = file->fd, .write = write};
-    int external = io_view_is_external32(&file->view);
-    if (external && !io_external32_same_size(type))
+    const struct io_view *view = &file->view;
+    int converting = io_view_is_external32(view) || view->user_datarep;
+    if (io_view_is_external32(view) && !io_external32_same_size(type))
         return MPI_ERR_UNSUPPORTED_DATAREP;
-    int bounce = external || !dt_is_contiguous(type, count);
+    if (view->user_datarep && !io_datarep_same_size(view->user_datarep, type))
+        return MPI_ERR_UNSUPPORTED_DATAREP;
+    int bounce = converting || !dt_is_contiguous(type, count);
+    int rc = MPI_SUCCESS;
     if (bounce) {
         if (!(t.data = malloc(total)))
             return MPI_ERR_NO_MEM;
-        if (write)
-            pack(type, buf, count, t.data, total, external);
+        if (write && (rc = pack(view, type, buf, count, t.data, total)) != MPI_SUCCESS) {
+            free(t.data);
+            return rc;
+        }
     } else {
         t.data = (char *)buf + type->true_lb;
     }
-    MPI_Offset d = position * file->view.etype->size;
-    int rc = move_through_view(file, d, &t, total);
+    MPI_Offset d = position * view->etype->size;
+    rc = move_through_view(file, d, &t, total);
     if (bounce) {
-        if (!write)
-            unpack(type, buf, count, t.data, t.moved, external);
+        if (!write) {
+            int converted = unpack(view, type, buf, count, t.data, t.moved);
+            if (rc == MPI_SUCCESS)
+                rc = converted;
+        }
         free(t.data);
     }
     *bytes = (MPI_Count)t.moved;

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <mpi.h>
 
@@ -26,6 +27,7 @@ struct io_view {
     struct dt_type *etype;       /* retained */
     struct dt_type *filetype;    /* retained */
     char datarep[MPI_MAX_DATAREP_STRING];
+    const struct io_datarep *user_datarep; /* a registered one (datarep.c), else NULL */
     size_t nblocks;
     struct dt_block *blocks;
     MPI_Count *prefix;           /* data bytes of the tile before block i */
@@ -104,8 +106,31 @@ void io_view_free(struct io_view *view);
 int io_external32_same_size(const struct dt_type *type);
 static inline int io_view_is_external32(const struct io_view *view)
 {
-    return view->datarep[0] == 'e';
+    return strcmp(view->datarep, "external32") == 0;
 }
+
+/* User data representations (MPI_Register_datarep, datarep.c). */
+struct io_datarep;
+struct io_datarep_functions {
+    MPI_Datarep_conversion_function *read, *write;
+    MPI_Datarep_conversion_function_c *read_c, *write_c;
+    MPI_Datarep_extent_function *extent;
+    void *extra_state;
+};
+/* MPI_ERR_DUP_DATAREP for a name taken (native, internal, external32 included). */
+int io_datarep_register(const char *name, const struct io_datarep_functions *fns);
+const struct io_datarep *io_datarep_find(const char *name);
+/* Does the representation store every basic type of type in its native size? */
+int io_datarep_same_size(const struct io_datarep *d, const struct dt_type *type);
+/* count items of type between userbuf and filebuf (packed, file representation) with the
+ * user's function (to_file: the write conversion); MPI_ERR_CONVERSION when it fails. */
+int io_datarep_convert(const struct io_datarep *d, int to_file, void *userbuf,
+                       struct dt_type *type, MPI_Count count, void *filebuf);
+/* A basic type's file extent from the representation's extent function (*extent unchanged and
+ * MPI_ERR_CONVERSION when it fails). */
+int io_datarep_basic_extent(const struct io_datarep *d, const struct dt_type *basic,
+                            MPI_Aint *extent);
+void io_datarep_finalize(void);
 /* Absolute file byte of data byte d of the view. */
 MPI_Offset io_view_file_byte(const struct io_view *view, MPI_Offset d);
 /* Etypes of view data that lie (wholly or partly) before byte file_size. */

@@ -54,8 +54,10 @@ static int datarep_supported(const char *datarep, struct dt_type *etype,
 {
     if (strcmp(datarep, "native") == 0 || strcmp(datarep, "internal") == 0)
         return 1;
-    return strcmp(datarep, "external32") == 0 && io_external32_same_size(etype) &&
-           io_external32_same_size(filetype);
+    if (strcmp(datarep, "external32") == 0)
+        return io_external32_same_size(etype) && io_external32_same_size(filetype);
+    const struct io_datarep *user = io_datarep_find(datarep); /* datarep.c: the same rule */
+    return user && io_datarep_same_size(user, etype) && io_datarep_same_size(user, filetype);
 }
 
 int io_external32_same_size(const struct dt_type *type)
@@ -98,6 +100,7 @@ int io_view_set(struct io_view *view, MPI_Offset disp, struct dt_type *etype,
     view->etype = etype;
     view->filetype = filetype;
     snprintf(view->datarep, sizeof(view->datarep), "%s", datarep);
+    view->user_datarep = io_datarep_find(datarep);
     view->blocks = c.blocks;
     view->nblocks = c.count;
     view->prefix = prefix;

@@ -178,6 +178,59 @@ int PMPI_File_close(MPI_File *fh)
 }
 #pragma weak MPI_File_close = PMPI_File_close
 
+static int register_datarep(const char *datarep, const struct io_datarep_functions *fns,
+                            const char *function)
+{
+    int rc;
+    if ((rc = mpi_check_initialized(function)) ||
+        (rc = check_out(NULL, datarep, "datarep", function)))
+        return rc;
+    size_t len = strlen(datarep);
+    if (len == 0 || len >= MPI_MAX_DATAREP_STRING)
+        return file_error(NULL, MPI_ERR_ARG, function,
+                          "datarep must be 1 to %d characters long, not %zu",
+                          MPI_MAX_DATAREP_STRING - 1, len);
+    if (!fns->extent)
+        return file_error(NULL, MPI_ERR_ARG, function,
+                          "dtype_file_extent_fn must be a function (it is NULL)");
+    if ((rc = io_datarep_register(datarep, fns)) == MPI_ERR_DUP_DATAREP)
+        return file_error(NULL, rc, function, "data representation \"%s\" is already defined",
+                          datarep);
+    if (rc != MPI_SUCCESS)
+        return file_error(NULL, rc, function, "cannot register \"%s\": %s", datarep,
+                          class_text(rc));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Register_datarep(const char *datarep,
+                          MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    struct io_datarep_functions fns = {.read = read_conversion_fn,
+                                       .write = write_conversion_fn,
+                                       .extent = dtype_file_extent_fn,
+                                       .extra_state = extra_state};
+    return register_datarep(datarep, &fns, "MPI_Register_datarep");
+}
+#pragma weak MPI_Register_datarep = PMPI_Register_datarep
+
+int PMPI_Register_datarep_c(const char *datarep,
+                            MPI_Datarep_conversion_function_c *read_conversion_fn,
+                            MPI_Datarep_conversion_function_c *write_conversion_fn,
+                            MPI_Datarep_extent_function *dtype_file_extent_fn,
+                            void *extra_state)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    struct io_datarep_functions fns = {.read_c = read_conversion_fn,
+                                       .write_c = write_conversion_fn,
+                                       .extent = dtype_file_extent_fn,
+                                       .extra_state = extra_state};
+    return register_datarep(datarep, &fns, "MPI_Register_datarep_c");
+}
+#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c
+
 int PMPI_File_delete(const char *filename, MPI_Info info)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
@@ -366,7 +419,9 @@ int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 }
 #pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
 
-/* native and internal store data as in memory: the extent is the type's. */
+/* native and internal store data as in memory: the extent is the type's. So does external32
+ * for the types its views take; a user representation gives a basic type's file extent with
+ * its extent function (views take derived types whose basic types keep their size). */
 static int type_extent(MPI_File fh, MPI_Datatype datatype, const void *extent, MPI_Aint *out,
                        const char *function)
 {
@@ -381,6 +436,11 @@ static int type_extent(MPI_File fh, MPI_Datatype datatype, const void *extent, M
     if ((rc = check_out(file, extent, "extent", function)))
         return rc;
     *out = type->extent;
+    const struct io_datarep *user = file->view.user_datarep;
+    if (user && type->predefined && (rc = io_datarep_basic_extent(user, type, out)))
+        return file_error(file, rc, function,
+                          "the extent function of data representation \"%s\" failed",
+                          file->view.datarep);
     return MPI_SUCCESS;
 }
 
