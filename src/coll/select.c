@@ -159,8 +159,14 @@ static const struct coll_rule bcast_rules[] = {
 };
 /* Oversubscribed, the binomial tree copies the message p-1 times in log p rounds; scatter +
  * ring allgather copies it about twice as often in p rounds (4 and 8 ranks on 2 cores,
- * 256 KiB-4 MiB: binomial takes 0.3-0.9 of the time). */
+ * 256 KiB-4 MiB: binomial takes 0.3-0.9 of the time). Up to 8 ranks the root sending to
+ * everyone does the same p-1 copies in one round, each receiver pulling when it runs, with no
+ * rank waiting for a forwarder to be scheduled (2 cores, load 7-8 from other tenants, 3
+ * interleaved repetitions: 4 ranks 16 KiB 12.4-12.6 us vs 16.8-24.0, 4 MiB 1.13-1.15 ms vs
+ * 1.58-2.71; 8 ranks 16 KiB 88-170 vs 133-135, 1 KiB-1 MiB 0.9-1.0 of binomial's time;
+ * docs/benchmarks.md "Session 5"). */
 static const struct coll_rule bcast_oversubscribed_rules[] = {
+    {8, ANY_BYTES, 2},
     {ANY_RANKS, ANY_BYTES, 0},
 };
 
