@@ -13,6 +13,7 @@ void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int d
     ring->bytes = seg->ring_data_bytes;
     ring->position = 0;
     ring->head_cache = 0;
+    ring->lap_declined = UINT64_MAX;
 }
 
 static uint64_t record_bytes(size_t payload_bytes)
@@ -38,11 +39,30 @@ static struct shm_record *record_at(struct shm_ring *ring, uint64_t position)
     return (struct shm_record *)(ring->data + (position & (ring->bytes - 1)));
 }
 
+/* Should the record go back to the ring's start although it would fit here? When the consumer
+ * has taken everything (checked only once the record would cross the soft lap: one load of
+ * head per SHM_RING_SOFT_LAP bytes), so a light stream cycles through lines both caches still
+ * hold instead of the whole ring. */
+static int wrap_early(struct shm_ring *ring, uint64_t bytes)
+{
+    uint64_t offset = ring->position & (ring->bytes - 1);
+    uint64_t lap = ring->position / ring->bytes;
+    if (offset + bytes <= SHM_RING_SOFT_LAP || offset < bytes || bytes > SHM_RING_SOFT_LAP ||
+        ring->bytes <= SHM_RING_SOFT_LAP || lap == ring->lap_declined)
+        return 0;
+    /* acquire: as in has_room, the consumer is done with everything before head */
+    ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);
+    if (ring->head_cache == ring->position)
+        return 1;
+    ring->lap_declined = lap; /* a stream: use the whole ring this lap, ask again next lap */
+    return 0;
+}
+
 struct shm_record *shm_ring_try_reserve(struct shm_ring *ring, size_t payload_bytes)
 {
     uint64_t bytes = record_bytes(payload_bytes);
     uint64_t to_end = ring->bytes - (ring->position & (ring->bytes - 1));
-    if (bytes > to_end) {
+    if (bytes > to_end || wrap_early(ring, bytes)) {
         /* Pad to the end with a SKIP record, then place the record at offset 0. */
         if (!has_room(ring, to_end + bytes))
             return NULL;
@@ -71,12 +91,14 @@ void shm_ring_release(struct shm_ring *ring, struct shm_record *rec)
 {
     /* Restore the invariant: no line past a header holds a word that could pass for a stamp
      * (ring.h). The header line keeps its stamp, which no later position expects. Relaxed: the
-     * release store of head below orders these before the producer's reuse of the space. */
-    unsigned lines = rec->lines;
+     * release store of head below orders these before the producer's reuse of the space. A SKIP
+     * pad's lines past its header were not written since they were last zeroed: nothing to do
+     * (an early wrap pads most of the ring). */
+    unsigned lines = rec->kind == SHM_RECORD_SKIP ? 1 : rec->lines;
     char *line = (char *)rec + SHM_CACHE_LINE;
     for (unsigned i = 1; i < lines; i++, line += SHM_CACHE_LINE)
         atomic_store_explicit((_Atomic uint64_t *)line, 0, memory_order_relaxed);
-    ring->position += (uint64_t)lines * SHM_CACHE_LINE;
+    ring->position += (uint64_t)rec->lines * SHM_CACHE_LINE;
     /* release: our reads and zeroing of this record complete before the producer reuses it */
     atomic_store_explicit(&ring->control->head, ring->position, memory_order_release);
 }
