@@ -1,6 +1,9 @@
 /* test_ring.c - the pair ring under two threads: a producer pushes millions of records of
  * random sizes (crossing the wrap-around), a consumer checks every record arrives once, in
- * order, with intact contents. Runs on anonymous shared memory laid out like a job segment. */
+ * order, with intact contents. In some stretches the producer waits for the consumer to take
+ * each record before the next (a ping-pong), so records also go back to the ring's start early
+ * (ring.c, wrap_early); the consumer counts those wraps and the test fails without any. Runs on
+ * anonymous shared memory laid out like a job segment. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -34,6 +37,10 @@ static void *producer(void *arg)
     for (uint64_t i = 0; i < record_count; i++) {
         size_t n = payload_size(i);
         struct shm_record *rec;
+        if (i % 16384 < 160) /* a ping-pong stretch: wait until the consumer has taken all */
+            while (atomic_load_explicit(&ring.control->head, memory_order_acquire) !=
+                   ring.position)
+                sched_yield();
         while (!(rec = shm_ring_try_reserve(&ring, n)))
             sched_yield(); /* two cores or fewer: let the consumer run */
         rec->kind = 7;
@@ -67,10 +74,16 @@ int main(void)
     struct shm_ring ring;
     shm_ring_view(&ring, segment, 0, 1);
     int failures = 0;
+    uint64_t early_wraps = 0;
     for (uint64_t i = 0; i < record_count && failures < 5; i++) {
         struct shm_record *rec;
+        uint64_t offset = ring.position & (ring_bytes - 1);
         while (!(rec = shm_ring_peek(&ring)))
             sched_yield();
+        /* A pad was stepped over although the record would have fitted before the end. */
+        if ((size_t)((char *)rec - ring.data) != offset &&
+            ring_bytes - offset >= (uint64_t)rec->lines * SHM_CACHE_LINE)
+            early_wraps++;
         size_t n = payload_size(i);
         if (rec->kind != 7 || rec->tag != (int32_t)(i & 0x7fffffff) || rec->size != n) {
             fprintf(stderr, "record %llu: kind %d tag %d size %llu, expected tag %d size %zu\n",
@@ -92,11 +105,15 @@ int main(void)
         fprintf(stderr, "extra record after the last one\n");
         failures++;
     }
+    if (!failures && record_count >= 4096 && early_wraps == 0) {
+        fprintf(stderr, "no record went back to the ring's start early\n");
+        failures++;
+    }
     shm_segment_detach(segment);
     if (failures)
         return 1;
-    printf("%llu records of 0-3000 bytes passed through a %zu-byte ring in order\n",
-           (unsigned long long)record_count,
-           ring_bytes);
+    printf("%llu records of 0-3000 bytes passed through a %zu-byte ring in order, %llu early "
+           "wraps\n",
+           (unsigned long long)record_count, ring_bytes, (unsigned long long)early_wraps);
     return 0;
 }
