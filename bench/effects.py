@@ -26,6 +26,9 @@ MECHANISMS = [
     ("recv_in_place", "blocking MPI_Recv copies an eager message straight from the peer's cell "
      "or ring record (no request, no queue, no poll of other peers)",
      "latency", ["-s", "1,8,64,1K,4K"], 2, {"NODEMPI_RECV_IN_PLACE": "off"}, None),
+    ("ring_lap", "pair ring used as an 8 KiB lap while the consumer keeps up (the whole 64 KiB "
+     "ring every lap when off)",
+     "latency", ["-s", "256,512,1K,2K,4K"], 2, {"NODEMPI_RING_LAP": "0"}, None),
     ("fastbox_rate", "fastbox, message rate (window of 64 nonblocking sends)",
      "bw", ["-s", "8,64", "-c", "uni"], 2, {"NODEMPI_FASTBOX": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",

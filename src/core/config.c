@@ -83,6 +83,10 @@ static const struct core_config_entry config_table[] = {
      "write large ring fragments with streaming stores: auto = for pairs on different CPUs. "
      "Off by default: through the library's own pipeline they moved 0.55-0.95x the bytes of "
      "memcpy here (vCPUs close / far; nodempi-probe's ring model had said 7-8x faster)"},
+    {"NODEMPI_RING_LAP", CONFIG_SIZE, "8k", NULL, &core_config.ring_lap, AT_INIT,
+     "a pair-ring record that would end past this many bytes into the ring goes back to its "
+     "start when the consumer has taken everything, so a light stream reuses lines both caches "
+     "hold (0 = use the whole ring every lap)"},
     {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox, AT_INIT,
      "records of up to 64 bytes (messages, protocol replies) go through 8 fixed cells per pair "
      "instead of the pair ring: auto = on in the pair and cor queue designs (the only ones that "

@@ -22,6 +22,7 @@ struct core_config {
     size_t eager_limit;       /* largest message sent eagerly (bytes) */
     size_t cma_threshold;     /* smallest rendezvous message pulled with CMA */
     size_t pipeline_chunk;    /* fragment size of the pipelined rendezvous */
+    size_t ring_lap;          /* pair rings: soft lap while the consumer keeps up (0: whole) */
     unsigned spin_rounds;     /* empty progress rounds before a waiter yields */
     unsigned yield_rounds;    /* ...and before it sleeps (block / auto when oversubscribed) */
     int skew;                 /* skew-aware eager limits on (1) or off (0) */

@@ -88,6 +88,7 @@ int p2p_queue_init(void)
         if (r == p2p.me)
             continue;
         shm_ring_view(&peer->to_peer, seg, p2p.me, r);
+        peer->to_peer.soft_lap = core_config.ring_lap;
         shm_ring_view(&peer->from_peer, seg, r, p2p.me);
         shm_fastbox_view(&peer->to_fb, seg, p2p.me, r);
         shm_fastbox_view(&peer->from_fb, seg, r, p2p.me);

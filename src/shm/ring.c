@@ -14,6 +14,7 @@ void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int d
     ring->position = 0;
     ring->head_cache = 0;
     ring->lap_declined = UINT64_MAX;
+    ring->soft_lap = SHM_RING_SOFT_LAP;
 }
 
 static uint64_t record_bytes(size_t payload_bytes)
@@ -47,8 +48,9 @@ static int wrap_early(struct shm_ring *ring, uint64_t bytes)
 {
     uint64_t offset = ring->position & (ring->bytes - 1);
     uint64_t lap = ring->position / ring->bytes;
-    if (offset + bytes <= SHM_RING_SOFT_LAP || offset < bytes || bytes > SHM_RING_SOFT_LAP ||
-        ring->bytes <= SHM_RING_SOFT_LAP || lap == ring->lap_declined)
+    uint64_t soft = ring->soft_lap;
+    if (offset + bytes <= soft || offset < bytes || bytes > soft || ring->bytes <= soft ||
+        lap == ring->lap_declined)
         return 0;
     /* acquire: as in has_room, the consumer is done with everything before head */
     ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);

@@ -69,12 +69,13 @@ struct shm_ring {
     uint64_t position;   /* producer: tail; consumer: head (private copy) */
     uint64_t head_cache; /* producer only: last head read from control */
     uint64_t lap_declined; /* producer only: lap in which an early wrap found the ring busy */
+    uint64_t soft_lap;     /* producer only: SHM_RING_SOFT_LAP unless set (0: no early wrap) */
 };
 
 /* A record that would end past this many bytes into the ring goes back to the start instead
- * when the consumer has taken everything (ring.c, wrap_early): ping-pong one-way, vCPUs close,
- * a whole 64 KiB lap vs an 8 KiB one: 512 B 0.169 vs 0.113 us, 1 KiB 0.233 vs 0.149, 2 KiB
- * 0.304 vs 0.252 (docs/benchmarks.md "Session 5"). */
+ * when the consumer has taken everything (ring.c, wrap_early; NODEMPI_RING_LAP sets it).
+ * Ping-pong one-way, vCPUs close, a whole 64 KiB lap vs an 8 KiB one: 512 B 0.169 vs 0.113 us,
+ * 1 KiB 0.233 vs 0.149, 2 KiB 0.304 vs 0.252 (docs/benchmarks.md "Session 5"). */
 enum { SHM_RING_SOFT_LAP = 8192 };
 
 /* The ring from src to dst inside the segment. */
