@@ -50,7 +50,7 @@ static int wrap_early(struct shm_ring *ring, uint64_t bytes)
     uint64_t lap = ring->position / ring->bytes;
     uint64_t soft = ring->soft_lap;
     if (offset + bytes <= soft || offset < bytes || bytes > soft || ring->bytes <= soft ||
-        lap == ring->lap_declined)
+        bytes < SHM_RING_SOFT_LAP_MIN_RECORD || lap == ring->lap_declined)
         return 0;
     /* acquire: as in has_room, the consumer is done with everything before head */
     ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);

@@ -77,6 +77,9 @@ struct shm_ring {
  * Ping-pong one-way, vCPUs close, a whole 64 KiB lap vs an 8 KiB one: 512 B 0.169 vs 0.113 us,
  * 1 KiB 0.233 vs 0.149, 2 KiB 0.304 vs 0.252 (docs/benchmarks.md "Session 5"). */
 enum { SHM_RING_SOFT_LAP = 8192 };
+/* Smaller records do not wrap early: the pad and the load of head cost more than the reuse
+ * gains (256 B one-way close: 0.0985 us whole ring, 0.103 with the lap; 512 B 0.166 vs 0.112). */
+enum { SHM_RING_SOFT_LAP_MIN_RECORD = 9 * SHM_CACHE_LINE };
 
 /* The ring from src to dst inside the segment. */
 void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int dst);
