@@ -29,6 +29,11 @@ MECHANISMS = [
     ("ring_lap", "pair ring used as an 8 KiB lap while the consumer keeps up (the whole 64 KiB "
      "ring every lap when off)",
      "latency", ["-s", "256,512,1K,2K,4K"], 2, {"NODEMPI_RING_LAP": "0"}, None),
+    ("idle_eager", "a message above the eager limit that fits one ring record goes eagerly "
+     "when the pair's ring is idle (rendezvous when off)",
+     "latency", ["-s", "4K,8K,12K,16K"], 2, {"NODEMPI_IDLE_EAGER": "off"}, None),
+    ("idle_eager_bw", "idle eager, windowed bandwidth (a stream finds the ring busy)",
+     "bw", ["-s", "8K,12K"], 2, {"NODEMPI_IDLE_EAGER": "off"}, None),
     ("fastbox_rate", "fastbox, message rate (window of 64 nonblocking sends)",
      "bw", ["-s", "8,64", "-c", "uni"], 2, {"NODEMPI_FASTBOX": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",

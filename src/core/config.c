@@ -107,6 +107,10 @@ static const struct core_config_entry config_table[] = {
      "every 50 ms or more), except in exchanges (it sends to that peer too), which keep the "
      "fixed threshold; blocking reductions pipeline (coll/copy_choice.c): auto = on unless "
      "NODEMPI_CMA_THRESHOLD or NODEMPI_SINGLE_COPY is set"},
+    {"NODEMPI_IDLE_EAGER", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.idle_eager, LOCAL,
+     "a message above the eager limit that fits one ring record goes eagerly when the pair's "
+     "ring is idle (the receiver has taken everything): one record instead of RTS, pull and "
+     "FIN (pair queue design); auto = on unless NODEMPI_EAGER_LIMIT is set"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew, LOCAL,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
      "pair's eager limit"},

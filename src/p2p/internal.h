@@ -206,6 +206,7 @@ struct p2p_state {
     size_t skew_eager_limit;     /* a pair's eager limit while its receiver is behind */
     int skew_adapt;              /* NODEMPI_SKEW */
     int copy_adapt;              /* NODEMPI_COPY_ADAPT: rendezvous copy learnt per pair */
+    int idle_eager;              /* NODEMPI_IDLE_EAGER (send.c) */
     int copy_hint;               /* enum p2p_copy_hint, set by a running blocking collective */
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */
@@ -333,6 +334,8 @@ static inline struct shm_record *p2p_reserve(struct p2p_peer *peer, size_t paylo
  * pair design: one release store, plus a fence and a load when ranks may sleep. */
 /* Bulk data into a ring record: streaming stores for pairs on different CPUs (shm/copy.h). */
 void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, size_t len);
+/* progress.c: p2p.idle_eager from NODEMPI_IDLE_EAGER and NODEMPI_EAGER_LIMIT (send.c uses it) */
+void p2p_set_idle_eager(void);
 
 static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
 {

@@ -82,6 +82,7 @@ int p2p_init(void)
     if (!p2p.peers)
         return MPI_ERR_NO_MEM;
     p2p.skew_adapt = core_config.skew;
+    p2p_set_idle_eager();
     /* An explicit threshold or copy mechanism is an instruction, not a starting point. */
     p2p.copy_adapt = core_config.copy_adapt == CORE_SWITCH_ON ||
                      (core_config.copy_adapt == CORE_SWITCH_AUTO &&
@@ -114,6 +115,14 @@ void p2p_finalize(void)
 }
 
 /* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */
+/* An explicit eager limit is an instruction, not a starting point (as for the copy choice). */
+void p2p_set_idle_eager(void)
+{
+    p2p.idle_eager = core_config.idle_eager == CORE_SWITCH_ON ||
+                     (core_config.idle_eager == CORE_SWITCH_AUTO &&
+                      !core_config_is_set("NODEMPI_EAGER_LIMIT"));
+}
+
 void p2p_after_drain(int world_src)
 {
     struct p2p_peer *peer = &p2p.peers[world_src];

@@ -239,6 +239,19 @@ void p2p_self_send(struct core_request *request)
     p2p_unexpected_append(q, u);
 }
 
+/* A message above the eager limit that fits one ring record goes eagerly when the pair's ring
+ * is idle (the receiver has taken everything, nothing waits to be sent): then no copy is set
+ * aside and one record replaces RTS, pull and FIN. Ping-pong 8 KiB one-way: close 0.91-1.03 ->
+ * 0.66 us, far 2.9-3.2 -> 2.1-2.3 (docs/benchmarks.md "Session 5"). A stream finds the ring busy
+ * and keeps the rendezvous, whose single copy wins when both cores are copying. */
+static int idle_eager(int world_peer)
+{
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    if (!p2p.idle_eager || peer->channel != P2P_CHANNEL_RING || peer->out_head)
+        return 0;
+    return shm_ring_consumed_all(&peer->to_peer);
+}
+
 /* Ask the switch policy how to send this request's message to world_peer. */
 enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer)
 {
@@ -251,6 +264,9 @@ enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, in
         .cma_threshold = peer->cma_threshold,
     };
     enum p2p_protocol protocol = p2p_choose_protocol(&in);
+    if (protocol != P2P_PROTOCOL_EAGER && in.mode != CORE_SEND_SYNCHRONOUS &&
+        in.size <= p2p_record_max_payload(peer) && idle_eager(world_peer))
+        return P2P_PROTOCOL_EAGER;
     /* The receiver picks the copy (p2p/adapt.c): the RTS must let it pull. */
     if (protocol != P2P_PROTOCOL_EAGER && in.cma_usable && p2p.copy_adapt &&
         p2p_adapt_applies(in.size))

@@ -91,6 +91,14 @@ static inline size_t shm_ring_max_payload(const struct shm_ring *ring)
     return ring->bytes / 4 - SHM_RECORD_HEADER_BYTES;
 }
 
+/* Producer: has the consumer taken every record published so far? (one acquire load of head) */
+static inline int shm_ring_consumed_all(struct shm_ring *ring)
+{
+    /* acquire: as before any reuse of the space (ring.c, has_room) */
+    ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);
+    return ring->head_cache == ring->position;
+}
+
 /* Producer: a record with room for payload_bytes, or NULL when the ring is full. The caller
  * fills header fields (not stamp) and payload, then calls shm_ring_publish. */
 struct shm_record *shm_ring_try_reserve(struct shm_ring *ring, size_t payload_bytes);
