@@ -17,6 +17,7 @@
 #include "core/attr.h"
 #include "core/comm.h"
 #include "core/context_claim.h"
+#include "core/dpm.h"
 #include "core/error.h"
 #include "core/group.h"
 #include "core/info.h"
@@ -878,9 +879,17 @@ static int intercomm_create(struct core_comm *local_comm, int local_leader,
         free(remote);
         return MPI_ERR_NO_MEM;
     }
-    rc = swap_and_bcast(local_comm, local_leader, &link, mine, remote,
-                        sizeof(int) * (size_t)local_comm->size,
-                        sizeof(int) * (size_t)remote_size);
+    /* The groups swap pids, not world ranks: the other group may be another job, whose
+     * world ranks name other processes (core/dpm.h). */
+    int *mine_pids = world_ranks_copy(local_comm->size, local_comm->world_ranks);
+    rc = mine_pids ? core_dpm_indices_to_pids(local_comm->size, mine, mine_pids) : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = swap_and_bcast(local_comm, local_leader, &link, mine_pids, remote,
+                            sizeof(int) * (size_t)local_comm->size,
+                            sizeof(int) * (size_t)remote_size);
+    free(mine_pids);
+    if (rc == MPI_SUCCESS)
+        rc = core_dpm_pids_to_indices(remote_size, remote, remote);
     if (rc != MPI_SUCCESS) {
         free(mine);
         free(remote);
@@ -915,7 +924,8 @@ static int intercomm_merge(struct core_comm *inter, int high, struct core_comm *
     struct leader_link link = inter_link(inter);
     uint64_t mask[CORE_CONTEXT_WORDS];
     struct inter_header theirs;
-    int first_world = inter->world_ranks ? inter->world_ranks[0] : 0;
+    /* The tie-break compares pids: world ranks of two jobs are not comparable (core/dpm.h). */
+    int first_world = core_dpm_pid_of(inter->world_ranks ? inter->world_ranks[0] : 0);
     int32_t values[4] = {high ? 1 : 0, first_world, 0, 0};
     int pair;
     int rc = agree_inter(local, 0, &link, values, 1, mask, &theirs);
