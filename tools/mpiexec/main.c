@@ -88,6 +88,14 @@ static bool resolve_program(const char *name, char *path, size_t path_len)
     } else {
         err = search_path(name, path, path_len);
     }
+    /* Absolute, so that a rank's -wdir does not change which program it runs. */
+    char cwd[PATH_MAX];
+    if (err == 0 && path[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+        char relative[PATH_MAX];
+        snprintf(relative, sizeof(relative), "%s", path);
+        if ((size_t)snprintf(path, path_len, "%s/%s", cwd, relative) >= path_len)
+            err = ENAMETOOLONG;
+    }
     if (err == ENOENT && !strchr(name, '/'))
         fprintf(stderr, "mpiexec: %s: command not found\n", name);
     else if (err != 0)
