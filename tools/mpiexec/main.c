@@ -198,6 +198,9 @@ static struct job_outcome launch_resolved(const struct launch_options *opts,
         outcome = job_run(&setup);
         shm_segment_detach(segment);
         job_segment_remove();
+        /* A job the ranks spawned, and their connection segments, may have been killed
+         * before their own cleanup (job.c kills whatever the ranks left). */
+        job_segment_remove_stale();
     }
     placement_free(&placement);
     close(signal_fd);
