@@ -382,11 +382,14 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     /* peer_comm and remote_leader are significant only at the local leader */
     if (rc == MPI_SUCCESS && local->rank == local_leader) {
         rc = mpi_get_comm(peer_comm, &peer, fn);
-        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peer->size))
+        /* An intercommunicator as peer_comm (a parent and its spawned children): the remote
+         * leader is a rank of its remote group. */
+        int peers = core_comm_peer_count(peer);
+        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peers))
             rc = core_error_raise(local, MPI_ERR_RANK, fn,
-                                  "invalid remote_leader %d (peer_comm size %d)",
-                                  remote_leader, peer->size);
-        if (rc == MPI_SUCCESS && remote_leader == peer->rank)
+                                  "invalid remote_leader %d (%s size %d)",
+                                  remote_leader, peer->is_inter ? "peer_comm remote group" : "peer_comm", peers);
+        if (rc == MPI_SUCCESS && !peer->is_inter && remote_leader == peer->rank)
             rc = core_error_raise(local, MPI_ERR_RANK, fn,
                                   "remote_leader %d is the local leader itself", remote_leader);
     }

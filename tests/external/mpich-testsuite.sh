@@ -26,6 +26,9 @@ case " $dirs " in *" threads "*) threads=${THREADS:-multiple} ;; *) threads=${TH
 # The spawn tests need a suite configured with --enable-spawn (in <tag>-spawn): its other
 # directories then also run their spawn-using tests.
 case " $dirs " in *" spawn "*) spawn=enable ;; *) spawn=disable ;; esac
+# The spawn tests spawn only while MPI_UNIVERSE_SIZE exceeds the world size (MTestSpawnPossible),
+# in the children too; nodempi's default is the larger of the job and the cores (2 here).
+[ "$spawn" = disable ] || export NODEMPI_UNIVERSE_SIZE=${NODEMPI_UNIVERSE_SIZE:-16}
 version=${MPICH_VERSION:-4.0.2}
 work=${WORKDIR:-/tmp/nodempi-mpich-tests}
 mpi=${MPI:-nodempi}

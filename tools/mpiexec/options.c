@@ -31,7 +31,8 @@ static const char usage_text[] =
     "                         the cores; ranks are left unbound when they outnumber them)\n"
     "  --map-by core|none     same as --bind-to\n"
     "  -wdir DIR, --wdir DIR  working directory of this program's ranks\n"
-    "  --universe-size N      MPI_UNIVERSE_SIZE (default: the larger of N and the cores)\n"
+    "  --universe-size N      MPI_UNIVERSE_SIZE (env NODEMPI_UNIVERSE_SIZE; default: the\n"
+    "                         larger of N and the cores; a spawned job inherits it)\n"
     "  --tag-output           prefix every output line with [rank]\n"
     "  --timeout SEC          kill the job after SEC seconds, exit 124 (env NODEMPI_TIMEOUT)\n"
     "  -x VAR[=value]         pass VAR (with this value, or mpiexec's own) to the ranks\n"
@@ -305,6 +306,11 @@ enum options_outcome options_parse(int argc, char **argv, struct launch_options 
     *opts = (struct launch_options){.nranks = 1, .bind = BIND_DEFAULT};
     const char *env_timeout = getenv("NODEMPI_TIMEOUT");
     if (env_timeout && env_timeout[0] && !parse_timeout(opts, "NODEMPI_TIMEOUT", env_timeout))
+        return OPTIONS_BAD_USAGE;
+    /* Also how a spawned job learns its parents' universe: mpiexec sets it for every rank. */
+    const char *env_universe = getenv("NODEMPI_UNIVERSE_SIZE");
+    if (env_universe && env_universe[0] &&
+        !apply_universe(opts, "NODEMPI_UNIVERSE_SIZE", env_universe))
         return OPTIONS_BAD_USAGE;
     int total = 0;
     for (int i = 1;;) {
