@@ -854,6 +854,28 @@ int core_comm_create_group(struct core_comm *comm, struct core_group *group, int
 
 /* ---- intercommunicators ------------------------------------------------------------------- */
 
+static int leader_swap_for_dpm(void *link, const void *send, size_t send_bytes, void *recv,
+                               size_t recv_bytes)
+{
+    return leader_swap(link, send, send_bytes, recv, recv_bytes);
+}
+
+/* The remote group's pids as peer indices. Groups of different jobs whose members have no
+ * channels to each other yet (only their leaders are connected, say through a spawn by one
+ * rank) get them first; both groups find the same answer (channels come in pairs). */
+static int remote_indices(struct core_comm *local_comm, int local_leader,
+                          const struct leader_link *link, int remote_size, int *remote)
+{
+    int unknown = 0, anywhere = 0;
+    for (int i = 0; i < remote_size; i++)
+        unknown |= core_dpm_index_of(remote[i]) < 0;
+    int rc = coll_allreduce(&unknown, &anywhere, 1, dt_from_handle(MPI_INT),
+                            coll_op_from_handle(MPI_MAX), local_comm);
+    if (rc == MPI_SUCCESS && anywhere)
+        rc = core_dpm_link_groups(local_comm, local_leader, leader_swap_for_dpm, (void *)link);
+    return rc == MPI_SUCCESS ? core_dpm_pids_to_indices(remote_size, remote, remote) : rc;
+}
+
 static int intercomm_create(struct core_comm *local_comm, int local_leader,
                             struct core_comm *peer_comm, int remote_leader, int tag,
                             struct core_comm **out)
@@ -889,7 +911,7 @@ static int intercomm_create(struct core_comm *local_comm, int local_leader,
                             sizeof(int) * (size_t)remote_size);
     free(mine_pids);
     if (rc == MPI_SUCCESS)
-        rc = core_dpm_pids_to_indices(remote_size, remote, remote);
+        rc = remote_indices(local_comm, local_leader, &link, remote_size, remote);
     if (rc != MPI_SUCCESS) {
         free(mine);
         free(remote);

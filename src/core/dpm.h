@@ -6,6 +6,8 @@
 #ifndef NODEMPI_CORE_DPM_H
 #define NODEMPI_CORE_DPM_H
 
+#include <stddef.h>
+
 #include <mpi.h>
 
 struct core_comm;
@@ -29,6 +31,13 @@ int core_dpm_comm_is_foreign(const struct core_comm *comm);
  * member returns that class. */
 int core_dpm_connect_over_fd(struct core_comm *comm, int root, int fd, int root_rc,
                              struct core_comm **out);
+
+/* Collective over comm: give every member a channel to every process of another group whose
+ * root (a leader of MPI_Intercomm_create) this root reaches through swap (each side sends
+ * send_bytes, then receives recv_bytes). Pairs with a channel keep it. */
+typedef int core_dpm_swap_fn(void *link, const void *send, size_t send_bytes, void *recv,
+                             size_t recv_bytes);
+int core_dpm_link_groups(struct core_comm *comm, int root, core_dpm_swap_fn *swap, void *link);
 
 /* ---- ports (dpm_port.c) ------------------------------------------------------------------- */
 int core_dpm_open_port(char *port_name);

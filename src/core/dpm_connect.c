@@ -167,6 +167,19 @@ struct dpm_plan {
     char conn[64];   /* the connection segment's name */
 };
 
+/* The two roots' exchanges are swaps (each sends, then receives), over a socket or over an
+ * existing p2p link between them (core_dpm_link_groups). */
+struct fd_link {
+    int fd;
+};
+
+static int fd_swap(void *ctx, const void *send, size_t send_bytes, void *recv, size_t recv_bytes)
+{
+    int fd = ((struct fd_link *)ctx)->fd;
+    int rc = write_all(fd, send, send_bytes);
+    return rc == MPI_SUCCESS ? read_all(fd, recv, recv_bytes) : rc;
+}
+
 static int create_conn_segment(int nprocs, char *name, size_t name_len)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
@@ -187,8 +200,8 @@ static int create_conn_segment(int nprocs, char *name, size_t name_len)
     return MPI_ERR_NO_MEM;
 }
 
-static int root_exchange(struct core_comm *comm, int fd, struct dpm_plan *plan,
-                         struct dpm_proc **remote)
+static int root_exchange(struct core_comm *comm, core_dpm_swap_fn *swap, void *link,
+                         struct dpm_plan *plan, struct dpm_proc **remote)
 {
     int n = comm->size;
     struct dpm_proc *mine = calloc((size_t)n, sizeof(*mine));
@@ -197,33 +210,32 @@ static int root_exchange(struct core_comm *comm, int fd, struct dpm_plan *plan,
     for (int i = 0; i < n; i++)
         describe(comm->world_ranks ? comm->world_ranks[i] : i, &mine[i]);
     struct link_header out = {DPM_LINK_MAGIC, (int32_t)nodempi.pid, n}, in;
-    int rc = write_all(fd, &out, sizeof(out));
-    if (rc == MPI_SUCCESS)
-        rc = write_all(fd, mine, sizeof(*mine) * (size_t)n);
-    free(mine);
-    if (rc == MPI_SUCCESS)
-        rc = read_all(fd, &in, sizeof(in));
+    int rc = swap(link, &out, sizeof(out), &in, sizeof(in));
     if (rc == MPI_SUCCESS && (in.magic != DPM_LINK_MAGIC || in.n < 1))
         rc = MPI_ERR_PORT; /* not a nodempi process at the other end */
-    if (rc != MPI_SUCCESS)
-        return rc;
-    *remote = calloc((size_t)in.n, sizeof(**remote));
-    if (!*remote)
-        return MPI_ERR_NO_MEM;
-    rc = read_all(fd, *remote, sizeof(**remote) * (size_t)in.n);
+    if (rc == MPI_SUCCESS && !(*remote = calloc((size_t)in.n, sizeof(**remote))))
+        rc = MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = swap(link, mine, sizeof(*mine) * (size_t)n, *remote,
+                  sizeof(**remote) * (size_t)in.n);
+    free(mine);
     if (rc != MPI_SUCCESS)
         return rc;
     plan->n_remote = in.n;
     plan->remote_root_pid = in.root_pid;
     plan->creator = (int32_t)nodempi.pid < in.root_pid;
-    if (plan->creator) {
-        int made = create_conn_segment(n + in.n, plan->conn, sizeof(plan->conn));
-        rc = write_all(fd, plan->conn, sizeof(plan->conn));
-        return made != MPI_SUCCESS ? made : rc;
+    /* The creator names the segment ("" if it could not make one); the other sends nothing. */
+    char theirs[sizeof(plan->conn)] = "";
+    int made = plan->creator ? create_conn_segment(n + in.n, plan->conn, sizeof(plan->conn))
+                             : MPI_SUCCESS;
+    rc = swap(link, plan->conn, sizeof(plan->conn), theirs, sizeof(theirs));
+    if (!plan->creator) {
+        memcpy(plan->conn, theirs, sizeof(theirs));
+        plan->conn[sizeof(plan->conn) - 1] = '\0';
+        if (rc == MPI_SUCCESS && !plan->conn[0])
+            rc = MPI_ERR_NO_MEM;
     }
-    rc = read_all(fd, plan->conn, sizeof(plan->conn));
-    plan->conn[sizeof(plan->conn) - 1] = '\0';
-    return rc == MPI_SUCCESS && !plan->conn[0] ? MPI_ERR_NO_MEM : rc;
+    return made != MPI_SUCCESS ? made : rc;
 }
 
 /* ---- every member: channels to the remote group ------------------------------------------- */
@@ -328,53 +340,68 @@ static int make_intercomm(struct core_comm *comm, int root, const struct dpm_pla
 
 /* The creator unlinks the segment after both groups are attached: local barrier, then the
  * roots swap one byte. */
-static int attached_everywhere(struct core_comm *comm, int root, int fd,
-                               const struct dpm_plan *plan)
+static int attached_everywhere(struct core_comm *comm, int root, core_dpm_swap_fn *swap,
+                               void *link, const struct dpm_plan *plan)
 {
     int rc = coll_barrier(comm);
     if (comm->rank != root)
         return rc;
     char byte = rc == MPI_SUCCESS, theirs = 0;
-    int io = write_all(fd, &byte, 1);
-    if (io == MPI_SUCCESS)
-        io = read_all(fd, &theirs, 1);
+    int io = swap(link, &byte, 1, &theirs, 1);
     if (plan->creator)
         shm_unlink(plan->conn);
     return rc != MPI_SUCCESS ? rc : io;
 }
 
-int core_dpm_connect_over_fd(struct core_comm *comm, int root, int fd, int root_rc,
-                             struct core_comm **out)
+/* Collective over comm: channels from every member to every process of the other group,
+ * whose root the root reaches through swap; *plan as the root learnt it. */
+static int link_groups(struct core_comm *comm, int root, core_dpm_swap_fn *swap, void *link,
+                       int root_rc, struct dpm_plan *plan)
 {
-    struct dpm_plan plan;
-    memset(&plan, 0, sizeof(plan));
     struct dpm_proc *remote = NULL;
     struct dt_type *byte = dt_from_handle(MPI_BYTE);
-    *out = NULL;
+    memset(plan, 0, sizeof(*plan));
     /* Every member has published its pid in the job segment (MPI_Init of a spawned job may
      * still be attaching the other ranks when its rank 0 gets here). */
     int rc = coll_barrier(comm);
     if (comm->rank == root) {
-        plan.rc = rc != MPI_SUCCESS ? rc : root_rc == MPI_SUCCESS ? root_exchange(comm, fd, &plan, &remote) : root_rc;
-        if (plan.rc != MPI_SUCCESS && plan.creator && plan.conn[0])
-            shm_unlink(plan.conn);
+        plan->rc = rc != MPI_SUCCESS      ? rc
+                   : root_rc != MPI_SUCCESS ? root_rc
+                                            : root_exchange(comm, swap, link, plan, &remote);
+        if (plan->rc != MPI_SUCCESS && plan->creator && plan->conn[0])
+            shm_unlink(plan->conn);
     }
-    rc = coll_bcast(&plan, sizeof(plan), byte, root, comm);
+    rc = coll_bcast(plan, sizeof(*plan), byte, root, comm);
     if (rc == MPI_SUCCESS)
-        rc = plan.rc;
-    if (rc == MPI_SUCCESS && !remote && !(remote = calloc((size_t)plan.n_remote, sizeof(*remote))))
+        rc = plan->rc;
+    if (rc == MPI_SUCCESS && !remote &&
+        !(remote = calloc((size_t)plan->n_remote, sizeof(*remote))))
         rc = MPI_ERR_NO_MEM; /* (the group would then hang in the bcast: out of memory) */
     if (rc == MPI_SUCCESS)
-        rc = coll_bcast(remote, (MPI_Count)(sizeof(*remote) * (size_t)plan.n_remote), byte, root,
-                        comm);
+        rc = coll_bcast(remote, (MPI_Count)(sizeof(*remote) * (size_t)plan->n_remote), byte,
+                        root, comm);
     if (rc == MPI_SUCCESS)
-        rc = add_channels(comm, &plan, remote);
+        rc = add_channels(comm, plan, remote);
     free(remote);
-    if (plan.rc == MPI_SUCCESS) {
-        int attached = attached_everywhere(comm, root, fd, &plan);
+    if (plan->rc == MPI_SUCCESS) {
+        int attached = attached_everywhere(comm, root, swap, link, plan);
         rc = rc != MPI_SUCCESS ? rc : attached;
     }
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return make_intercomm(comm, root, &plan, out);
+    return rc;
+}
+
+int core_dpm_link_groups(struct core_comm *comm, int root, core_dpm_swap_fn *swap, void *link)
+{
+    struct dpm_plan plan;
+    return link_groups(comm, root, swap, link, MPI_SUCCESS, &plan);
+}
+
+int core_dpm_connect_over_fd(struct core_comm *comm, int root, int fd, int root_rc,
+                             struct core_comm **out)
+{
+    struct fd_link link = {fd};
+    struct dpm_plan plan;
+    *out = NULL;
+    int rc = link_groups(comm, root, fd_swap, &link, root_rc, &plan);
+    return rc != MPI_SUCCESS ? rc : make_intercomm(comm, root, &plan, out);
 }

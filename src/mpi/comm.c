@@ -387,8 +387,9 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         int peers = core_comm_peer_count(peer);
         if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peers))
             rc = core_error_raise(local, MPI_ERR_RANK, fn,
-                                  "invalid remote_leader %d (%s size %d)",
-                                  remote_leader, peer->is_inter ? "peer_comm remote group" : "peer_comm", peers);
+                                  "invalid remote_leader %d (%s size %d)", remote_leader,
+                                  peer->is_inter ? "peer_comm remote group" : "peer_comm",
+                                  peers);
         if (rc == MPI_SUCCESS && !peer->is_inter && remote_leader == peer->rank)
             rc = core_error_raise(local, MPI_ERR_RANK, fn,
                                   "remote_leader %d is the local leader itself", remote_leader);
