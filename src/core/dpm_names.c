@@ -58,8 +58,9 @@ static int read_entry(const char *path, char *port_name, int *pid)
         unlink(path); /* its publisher died without unpublishing */
         return MPI_ERR_NAME;
     }
+    line[MPI_MAX_PORT_NAME - 1] = '\0'; /* a port name never fills the line */
     if (port_name)
-        snprintf(port_name, MPI_MAX_PORT_NAME, "%s", line);
+        memcpy(port_name, line, strlen(line) + 1);
     return MPI_SUCCESS;
 }
 

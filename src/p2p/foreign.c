@@ -48,8 +48,11 @@ int p2p_foreign_add(struct shm_header *conn, int conn_me, int conn_peer,
     peer->foreign = 1;
     p2p.nranks++;
     p2p_set_pair_thresholds(r);
-    /* The other job may sleep on its futex (it may be oversubscribed when ours is not). */
+    /* The other job may sleep on its futex (it may be oversubscribed when ours is not), and
+     * the two jobs' processes share the cores: count them when deciding how to wait. */
     p2p.wake_peers = 1;
+    nodempi.foreign_peers++;
+    nodempi.oversubscribed = nodempi.world_size + nodempi.foreign_peers > nodempi.cores;
     *index = r;
     return MPI_SUCCESS;
 }
