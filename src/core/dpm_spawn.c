@@ -231,7 +231,14 @@ static void wait_for_launchers(void)
     while (launcher_count > 0) {
         int did = core_progress();
         for (int i = 0; i < launcher_count; i++) {
-            pid_t got = waitpid(launchers[i], NULL, WNOHANG);
+            int status = 0;
+            pid_t got = waitpid(launchers[i], &status, WNOHANG);
+            if (got == launchers[i] && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+                fprintf(stderr, "nodempi: the job spawned by rank %d (mpiexec pid %d) failed: "
+                                "%s %d\n",
+                        nodempi.world_rank, (int)got,
+                        WIFSIGNALED(status) ? "signal" : "exit status",
+                        WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
             if (got == launchers[i] || (got < 0 && errno == ECHILD))
                 launchers[i--] = launchers[--launcher_count];
         }
