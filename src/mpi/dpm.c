@@ -14,8 +14,8 @@ static int check_root(struct core_comm *comm, int root, const char *function)
 {
     int rc = mpi_check_intracomm(comm, function);
     if (rc == MPI_SUCCESS && (root < 0 || root >= comm->size))
-        rc = core_error_raise(comm, MPI_ERR_ROOT, function, "invalid root %d (communicator size %d)",
-                              root, comm->size);
+        rc = core_error_raise(comm, MPI_ERR_ROOT, function,
+                              "invalid root %d (communicator size %d)", root, comm->size);
     return rc;
 }
 
