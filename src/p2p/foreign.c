@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "core/state.h"
 #include "p2p/internal.h"
 #include "shm/segment.h"
@@ -38,10 +39,11 @@ int p2p_foreign_add(struct shm_header *conn, int conn_me, int conn_peer,
     struct p2p_peer *peer = &p2p.peers[r];
     shm_ring_view(&peer->to_peer, conn, conn_me, conn_peer);
     shm_ring_view(&peer->from_peer, conn, conn_peer, conn_me);
-    /* The receive side peeks the fastbox in order with the ring; nothing is ever put there. */
+    /* Every design drains a foreign peer with the pair design's drain (queue.c), which reads
+     * the fastbox in order with the ring, so small records may use it as in the pair design. */
     shm_fastbox_view(&peer->to_fb, conn, conn_me, conn_peer);
     shm_fastbox_view(&peer->from_fb, conn, conn_peer, conn_me);
-    peer->fastbox = 0;
+    peer->fastbox = core_config.fastbox != CORE_SWITCH_OFF;
     peer->block = wake_block;
     peer->channel = p2p.queue == P2P_QUEUE_COR ? P2P_CHANNEL_RING_COR : P2P_CHANNEL_RING;
     peer->cor_slot = -1;
