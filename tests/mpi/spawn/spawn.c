@@ -1,9 +1,10 @@
 /* spawn: MPI_Comm_spawn of 1, 2, then 3 children (this program, argument "child") from every
  * rank of MPI_COMM_WORLD as parents; over each parent intercommunicator: point-to-point both
- * ways, MPI_Bcast, MPI_Allreduce and MPI_Barrier across the groups, MPI_Intercomm_merge and
- * traffic on the merged communicator, then MPI_Comm_disconnect. Children check their
- * MPI_COMM_WORLD (the spawned group), MPI_Comm_get_parent before and after the disconnect,
- * MPI_APPNUM and their arguments, and hand their failure count to the parents. */
+ * ways, MPI_Bcast, MPI_Allreduce and MPI_Barrier across the groups, MPI_Intercomm_merge (also
+ * with equal high values) and traffic on the merged communicator, then MPI_Comm_disconnect.
+ * Children check their MPI_COMM_WORLD (the spawned group), MPI_Comm_get_parent before and
+ * after the disconnect, MPI_APPNUM and their arguments, and hand their failure count to the
+ * parents. */
 #include <string.h>
 
 #include "../common/mpitest.h"
@@ -75,6 +76,16 @@ static void exercise(MPI_Comm inter, int parents, int children, int am_parent)
     MT_MPI(MPI_Sendrecv(&mrank, 1, MPI_INT, right, 3, &got, 1, MPI_INT, left, 3, merged,
                         MPI_STATUS_IGNORE));
     MT_CHECK_INT(left, got, "ring on the merged communicator");
+    MT_MPI(MPI_Comm_free(&merged));
+    /* The same high value on both sides: the groups must still agree on one order (the
+     * tie-break compares processes of two jobs). */
+    MT_MPI(MPI_Intercomm_merge(inter, 0, &merged));
+    MPI_Comm_rank(merged, &mrank);
+    int first_parent = am_parent ? mrank : msize, first = msize;
+    MT_MPI(MPI_Allreduce(&first_parent, &first, 1, MPI_INT, MPI_MIN, merged));
+    MT_CHECK(first == 0 || first == children, "parents start at merged rank %d", first);
+    MT_CHECK_INT(am_parent ? first + local : (first == 0 ? parents : 0) + local, mrank,
+                 "merged rank with equal high values");
     MT_MPI(MPI_Comm_free(&merged));
 }
 
