@@ -3,6 +3,7 @@
  * and MPI_Comm_disconnect. Argument checks and error messages; the work is src/core/dpm*.c.
  * Arguments only the root uses are checked at the root, which then fails the collective call
  * on every member alike (the others cannot know its arguments were wrong). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "coll/coll.h"
@@ -65,11 +66,19 @@ static int spawn(int count, char **commands, char ***argvs, const int *maxprocs,
         rc = mpi_check_pointer(c, intercomm, "intercomm", function);
     if (rc != MPI_SUCCESS)
         return rc;
+    /* count, commands, argvs, maxprocs and infos mean something at the root only */
     int root_rc = MPI_SUCCESS, total = 0;
-    struct core_info *info_objects[count > 0 ? count : 1];
+    struct core_info **info_objects = NULL;
     if (c->rank == root) {
         if (count < 1)
             root_rc = core_error_raise(c, MPI_ERR_ARG, function, "invalid count %d", count);
+        else if (!commands || !maxprocs || !infos)
+            root_rc = core_error_raise(c, MPI_ERR_ARG, function, "%s is NULL",
+                                       !commands   ? "array_of_commands"
+                                       : !maxprocs ? "array_of_maxprocs"
+                                                   : "array_of_info");
+        else if (!(info_objects = calloc((size_t)count, sizeof(*info_objects))))
+            root_rc = core_error_raise(c, MPI_ERR_NO_MEM, function, "out of memory");
         for (int k = 0; k < count && root_rc == MPI_SUCCESS; k++) {
             root_rc = check_command(c, commands[k], maxprocs[k], infos[k], &info_objects[k], k,
                                     function);
@@ -82,6 +91,7 @@ static int spawn(int count, char **commands, char ***argvs, const int *maxprocs,
     struct core_comm *made = NULL;
     rc = core_dpm_spawn(count, commands, argvs, maxprocs, info_objects, root, root_rc, c, &made,
                         errcodes);
+    free(info_objects);
     *intercomm = made ? core_comm_to_handle(made) : MPI_COMM_NULL;
     if (rc == root_rc && c->rank == root)
         return rc; /* raised above, with the argument named */
@@ -110,13 +120,6 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Comm_spawn_multiple";
-    struct core_comm *c = core_comm_from_handle(comm);
-    if (c && root >= 0 && root < c->size && c->rank == root && count > 0 &&
-        (!array_of_commands || !array_of_maxprocs || !array_of_info))
-        return core_error_raise(c, MPI_ERR_ARG, function, "%s is NULL",
-                                !array_of_commands   ? "array_of_commands"
-                                : !array_of_maxprocs ? "array_of_maxprocs"
-                                                     : "array_of_info");
     return spawn(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                  root, comm, intercomm, array_of_errcodes, function);
 }

@@ -3,7 +3,8 @@
  * that is not this node are MPI_ERR_SPAWN with every errcode set; maxprocs < 0 is MPI_ERR_ARG,
  * a bad root MPI_ERR_ROOT, an intercommunicator MPI_ERR_COMM; a port nobody opened is
  * MPI_ERR_PORT for connect and close; the name service answers MPI_ERR_NAME for an unknown
- * name and MPI_ERR_SERVICE for a second publish or a wrong unpublish. */
+ * name and MPI_ERR_SERVICE for a second publish or a wrong unpublish. Arguments only the root
+ * uses are ignored elsewhere (MPI_Comm_spawn_multiple with count -7 at the other ranks). */
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +13,13 @@
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
+    MPI_Comm parent;
+    MPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL) { /* the one successful spawn below */
+        MT_MPI(MPI_Comm_disconnect(&parent));
+        MPI_Finalize();
+        return 0;
+    }
     mt_set_errors_return(MPI_COMM_WORLD);
     mt_set_errors_return(MPI_COMM_SELF);
     MPI_Comm inter = MPI_COMM_WORLD;
@@ -37,6 +45,21 @@ int main(int argc, char **argv)
     MT_CHECK_ERRCLASS(MPI_Comm_spawn(argv[0], MPI_ARGV_NULL, 1, MPI_INFO_NULL, mt_size,
                                      MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE),
                       MPI_ERR_ROOT, "root = size");
+
+    /* spawn_multiple: count and the arrays mean something at the root only */
+    int one = 1;
+    char *commands[1] = {argv[0]};
+    MPI_Info no_info[1] = {MPI_INFO_NULL};
+    int root_side = mt_rank == 0;
+    MT_CHECK_ERRCLASS(MPI_Comm_spawn_multiple(root_side ? 1 : -7, NULL, NULL,
+                                              root_side ? &one : NULL, no_info, 0,
+                                              MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE),
+                      MPI_ERR_ARG, "spawn_multiple with NULL array_of_commands at the root");
+    MT_MPI(MPI_Comm_spawn_multiple(root_side ? 1 : -7, root_side ? commands : NULL,
+                                   MPI_ARGVS_NULL, root_side ? &one : NULL,
+                                   root_side ? no_info : NULL, 0, MPI_COMM_WORLD, &inter,
+                                   MPI_ERRCODES_IGNORE));
+    MT_MPI(MPI_Comm_disconnect(&inter));
 
     char port[MPI_MAX_PORT_NAME];
     MT_CHECK_ERRCLASS(MPI_Comm_connect("nodempi-port-0-1-999999", MPI_INFO_NULL, 0,
