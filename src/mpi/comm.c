@@ -451,7 +451,6 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 }
 #pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
 
-
 /* ---- MPI-4.0 communicators from groups (no parent communicator) ---------------------------- */
 
 /* The tag that keeps concurrent creations apart comes from the user's string (FNV-1a, made

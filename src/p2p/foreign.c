@@ -2,8 +2,9 @@
  * process). They are appended to the peer table after this job's ranks, so every protocol,
  * matching and progress path handles them by index as it does a local rank; what differs is
  * only where their rings live (a connection segment, src/core/dpm_connect.c) and that they
- * always use the plain pair-ring channel without single copy (their pid may be ptrace-fenced,
- * and the copy slots and doorbells are per job). Peers are added between MPI calls only. */
+ * always use the pair design's channel (ring and fastbox) without single copy (their pid may
+ * be ptrace-fenced, and the copy slots, inboxes and doorbells are per job). Peers are added
+ * between MPI calls only (the table moves). */
 #include <stdlib.h>
 #include <string.h>
 
