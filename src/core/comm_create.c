@@ -17,6 +17,7 @@
 #include "core/attr.h"
 #include "core/comm.h"
 #include "core/context_claim.h"
+#include "core/dpm.h"
 #include "core/error.h"
 #include "core/group.h"
 #include "core/info.h"
@@ -853,6 +854,28 @@ int core_comm_create_group(struct core_comm *comm, struct core_group *group, int
 
 /* ---- intercommunicators ------------------------------------------------------------------- */
 
+static int leader_swap_for_dpm(void *link, const void *send, size_t send_bytes, void *recv,
+                               size_t recv_bytes)
+{
+    return leader_swap(link, send, send_bytes, recv, recv_bytes);
+}
+
+/* The remote group's pids as peer indices. Groups of different jobs whose members have no
+ * channels to each other yet (only their leaders are connected, say through a spawn by one
+ * rank) get them first; both groups find the same answer (channels come in pairs). */
+static int remote_indices(struct core_comm *local_comm, int local_leader,
+                          const struct leader_link *link, int remote_size, int *remote)
+{
+    int unknown = 0, anywhere = 0;
+    for (int i = 0; i < remote_size; i++)
+        unknown |= core_dpm_index_of(remote[i]) < 0;
+    int rc = coll_allreduce(&unknown, &anywhere, 1, dt_from_handle(MPI_INT),
+                            coll_op_from_handle(MPI_MAX), local_comm);
+    if (rc == MPI_SUCCESS && anywhere)
+        rc = core_dpm_link_groups(local_comm, local_leader, leader_swap_for_dpm, (void *)link);
+    return rc == MPI_SUCCESS ? core_dpm_pids_to_indices(remote_size, remote, remote) : rc;
+}
+
 static int intercomm_create(struct core_comm *local_comm, int local_leader,
                             struct core_comm *peer_comm, int remote_leader, int tag,
                             struct core_comm **out)
@@ -878,9 +901,17 @@ static int intercomm_create(struct core_comm *local_comm, int local_leader,
         free(remote);
         return MPI_ERR_NO_MEM;
     }
-    rc = swap_and_bcast(local_comm, local_leader, &link, mine, remote,
-                        sizeof(int) * (size_t)local_comm->size,
-                        sizeof(int) * (size_t)remote_size);
+    /* The groups swap pids, not world ranks: the other group may be another job, whose
+     * world ranks name other processes (core/dpm.h). */
+    int *mine_pids = world_ranks_copy(local_comm->size, local_comm->world_ranks);
+    rc = mine_pids ? core_dpm_indices_to_pids(local_comm->size, mine, mine_pids) : MPI_ERR_NO_MEM;
+    if (rc == MPI_SUCCESS)
+        rc = swap_and_bcast(local_comm, local_leader, &link, mine_pids, remote,
+                            sizeof(int) * (size_t)local_comm->size,
+                            sizeof(int) * (size_t)remote_size);
+    free(mine_pids);
+    if (rc == MPI_SUCCESS)
+        rc = remote_indices(local_comm, local_leader, &link, remote_size, remote);
     if (rc != MPI_SUCCESS) {
         free(mine);
         free(remote);
@@ -915,7 +946,8 @@ static int intercomm_merge(struct core_comm *inter, int high, struct core_comm *
     struct leader_link link = inter_link(inter);
     uint64_t mask[CORE_CONTEXT_WORDS];
     struct inter_header theirs;
-    int first_world = inter->world_ranks ? inter->world_ranks[0] : 0;
+    /* The tie-break compares pids: world ranks of two jobs are not comparable (core/dpm.h). */
+    int first_world = core_dpm_pid_of(inter->world_ranks ? inter->world_ranks[0] : 0);
     int32_t values[4] = {high ? 1 : 0, first_world, 0, 0};
     int pair;
     int rc = agree_inter(local, 0, &link, values, 1, mask, &theirs);

@@ -14,6 +14,7 @@
 
 #include "core/comm.h"
 #include "core/config.h"
+#include "core/dpm.h"
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/request.h"
@@ -153,6 +154,12 @@ int core_init(int required, int *provided)
         return rc;
     nodempi.thread_level = core_thread_level_grant(required);
     nodempi.world_initialized = 1;
+    /* A spawned job's MPI_Init connects to its parents (core/dpm.h). */
+    rc = core_dpm_init_parent();
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "nodempi: MPI_Init: cannot connect to the spawning job\n");
+        return rc;
+    }
     if (provided)
         *provided = nodempi.thread_level;
     return MPI_SUCCESS;

@@ -79,7 +79,7 @@ void core_progress_wait_flag(const int *flag)
 
 static int should_sleep(void)
 {
-    if (!nodempi.segment || nodempi.world_size < 2)
+    if (!nodempi.segment || nodempi.world_size + nodempi.foreign_peers < 2)
         return 0;
     return core_config.wait == CORE_WAIT_BLOCK ||
            (core_config.wait == CORE_WAIT_AUTO && nodempi.oversubscribed);

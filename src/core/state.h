@@ -22,7 +22,9 @@ struct nodempi_state {
     int thread_multiple;         /* MPI_THREAD_MULTIPLE granted: the big lock is on (thread.h) */
     int world_rank;
     int world_size;
-    int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin */
+    int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin (ranks
+                                  * of other jobs we have channels to count: p2p/foreign.c) */
+    int foreign_peers;           /* processes of other jobs with a channel (p2p/foreign.c) */
     int cores;                   /* CPUs the job may use (NODEMPI_NCORES or our affinity) */
     pid_t pid;
     struct shm_header *segment;  /* NULL for a singleton */

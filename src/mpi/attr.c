@@ -4,6 +4,7 @@
  * attributes are answered here and never stored. Window attributes belong to src/rma (they
  * use the same core_attr_* calls on the window's list). */
 #include "core/attr.h"
+#include "core/dpm.h"
 #include "mpi/comm_api.h"
 
 /* ---- predefined communicator attributes --------------------------------------------------
@@ -12,7 +13,7 @@ static const int attr_tag_ub = NODEMPI_TAG_UB;
 static const int attr_host = MPI_PROC_NULL;      /* no host process */
 static const int attr_io = MPI_ANY_SOURCE;       /* every process can do I/O */
 static const int attr_wtime_is_global = 1;       /* one node: one CLOCK_MONOTONIC */
-static const int attr_appnum = 0;                /* no MPMD launches yet */
+static int attr_appnum;                          /* mpiexec's app context (core/dpm.h) */
 static int attr_universe_size;
 static int attr_last_used_code;
 
@@ -33,9 +34,10 @@ static const int *predefined_comm_attr(int keyval)
     case MPI_WTIME_IS_GLOBAL:
         return &attr_wtime_is_global;
     case MPI_APPNUM:
+        attr_appnum = core_dpm_appnum();
         return &attr_appnum;
     case MPI_UNIVERSE_SIZE:
-        attr_universe_size = nodempi.world_size;
+        attr_universe_size = core_dpm_universe_size();
         return &attr_universe_size;
     case MPI_LASTUSEDCODE:
         attr_last_used_code = core_error_last_used_code();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/comm_create.h"
+#include "core/dpm.h"
 #include "core/request.h"
 #include "mpi/comm_api.h"
 
@@ -219,6 +220,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
         rc = core_error_raise(c, MPI_ERR_COMM, fn, "cannot free %s", c->name);
     if (rc != MPI_SUCCESS)
         return rc;
+    core_dpm_forget_parent(c); /* MPI_Comm_get_parent returns MPI_COMM_NULL from now on */
     rc = core_comm_free(c);
     if (rc != MPI_SUCCESS)
         return core_error_raise(c, rc, fn, "an attribute delete callback failed (code %d)", rc);
@@ -226,15 +228,6 @@ int PMPI_Comm_free(MPI_Comm *comm)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_free = PMPI_Comm_free
-
-int PMPI_Comm_disconnect(MPI_Comm *comm)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    /* No dynamic processes: disconnecting is freeing once pending traffic is done, which
-     * the reference count already guarantees. */
-    return PMPI_Comm_free(comm);
-}
-#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
@@ -389,11 +382,15 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     /* peer_comm and remote_leader are significant only at the local leader */
     if (rc == MPI_SUCCESS && local->rank == local_leader) {
         rc = mpi_get_comm(peer_comm, &peer, fn);
-        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peer->size))
+        /* An intercommunicator as peer_comm (a parent and its spawned children): the remote
+         * leader is a rank of its remote group. */
+        int peers = core_comm_peer_count(peer);
+        if (rc == MPI_SUCCESS && (remote_leader < 0 || remote_leader >= peers))
             rc = core_error_raise(local, MPI_ERR_RANK, fn,
-                                  "invalid remote_leader %d (peer_comm size %d)",
-                                  remote_leader, peer->size);
-        if (rc == MPI_SUCCESS && remote_leader == peer->rank)
+                                  "invalid remote_leader %d (%s size %d)", remote_leader,
+                                  peer->is_inter ? "peer_comm remote group" : "peer_comm",
+                                  peers);
+        if (rc == MPI_SUCCESS && !peer->is_inter && remote_leader == peer->rank)
             rc = core_error_raise(local, MPI_ERR_RANK, fn,
                                   "remote_leader %d is the local leader itself", remote_leader);
     }
@@ -453,20 +450,6 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
-
-/* There is no MPI_Comm_spawn here: mpiexec started every process, and a process that was not
- * spawned has MPI_COMM_NULL for its parent (MPI 4.1 11.8.2). */
-int PMPI_Comm_get_parent(MPI_Comm *parent)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    int rc = mpi_check_initialized("MPI_Comm_get_parent");
-    if (rc == MPI_SUCCESS)
-        rc = mpi_check_pointer(NULL, parent, "parent", "MPI_Comm_get_parent");
-    if (rc == MPI_SUCCESS)
-        *parent = MPI_COMM_NULL;
-    return rc;
-}
-#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
 
 /* ---- MPI-4.0 communicators from groups (no parent communicator) ---------------------------- */
 

@@ -10,6 +10,7 @@
 
 #include "coll/op.h"
 #include "core/attr.h"
+#include "core/dpm.h"
 #include "core/request.h"
 #include "mpi/comm_api.h"
 #include "rma/rma.h"
@@ -261,6 +262,11 @@ static int begin_create(MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, MPI_In
                                 (long long)disp_unit);
     if ((rc = mpi_get_optional_info(info, i, function)) != MPI_SUCCESS)
         return rc;
+    /* Windows live in the job's segment, which processes of other jobs do not map. */
+    if (core_dpm_comm_is_foreign(*c))
+        return core_error_raise(*c, MPI_ERR_UNSUPPORTED_OPERATION, function,
+                                "windows over processes of other jobs (spawned or connected) "
+                                "are not supported");
     return mpi_check_pointer(*c, out, "win", function);
 }
 

@@ -192,10 +192,13 @@ struct p2p_peer {
     _Atomic uint64_t *opened;    /* hybrid: my entry in the peer's opened table */
     int expected;                /* cor: posted receives from the peer + replies due from it */
     int cor_slot;                /* cor: index in p2p.cor_active, -1 when not there */
+    int foreign;                 /* a process of another job: rings in a connection segment,
+                                  * plain ring channel, no single copy (foreign.c) */
 };
 
 struct p2p_state {
-    int nranks;
+    int nranks;                  /* peers: this job's ranks, then foreign ones (foreign.c) */
+    int local_nranks;            /* this job's ranks: the peers indexed in the job segment */
     int me;
     int cma;                     /* single copy usable (probed and allowed by config) */
     int wake_peers;              /* some rank may sleep: wake after publishing */
@@ -336,6 +339,8 @@ static inline struct shm_record *p2p_reserve(struct p2p_peer *peer, size_t paylo
 void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, size_t len);
 /* progress.c: p2p.idle_eager from NODEMPI_IDLE_EAGER and NODEMPI_EAGER_LIMIT (send.c uses it) */
 void p2p_set_idle_eager(void);
+/* progress.c: eager limit, single-copy threshold and fragment size of the pair with peer r */
+void p2p_set_pair_thresholds(int r);
 
 static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
 {

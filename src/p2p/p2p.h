@@ -17,6 +17,15 @@ struct dt_type;
 int p2p_init(void);
 void p2p_finalize(void);
 
+/* foreign.c: a peer outside this job (MPI_Comm_spawn, _accept/_connect, _join): records travel
+ * the pair rings (conn_me -> conn_peer and back) of a connection segment both map; wake_block
+ * is the peer's rank block (its futex word) in its own job's segment. *index is the peer's
+ * index from now on, what communicators' world-rank tables hold for it (>= the job's size). */
+struct shm_header;
+struct shm_rank_block;
+int p2p_foreign_add(struct shm_header *conn, int conn_me, int conn_peer,
+                    struct shm_rank_block *wake_block, int *index);
+
 /* Start a send/receive; *out receives a request the caller waits on (core_request_wait). */
 int p2p_isend(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
               MPI_Count count, struct dt_type *type, enum core_send_mode mode,

@@ -21,11 +21,11 @@ struct p2p_state p2p;
  * distance class (measured by nodempi-probe, or derived from the cache sizes) and a pipeline
  * fragment that keeps the data in the cache the two CPUs share. Explicit NODEMPI_* settings
  * override the per-class values for every pair. */
-static void set_pair_thresholds(int r)
+void p2p_set_pair_thresholds(int r)
 {
     struct p2p_peer *peer = &p2p.peers[r];
     int my_cpu = -1, peer_cpu = -1;
-    if (nodempi.segment) {
+    if (nodempi.segment && r < p2p.local_nranks) {
         my_cpu = shm_rank_block(nodempi.segment, p2p.me)->core;
         peer_cpu = shm_rank_block(nodempi.segment, r)->core;
     }
@@ -64,6 +64,7 @@ int p2p_init(void)
 {
     memset(&p2p, 0, sizeof(p2p));
     p2p.nranks = nodempi.world_size;
+    p2p.local_nranks = p2p.nranks;
     p2p.me = nodempi.world_rank;
     p2p.eager_limit = core_config.eager_limit;
     p2p.recv_in_place = core_config.recv_in_place != CORE_SWITCH_OFF;
@@ -91,7 +92,7 @@ int p2p_init(void)
     p2p.skew_eager_limit = core_config.skew_eager_limit;
     topo_hw_init();
     for (int r = 0; r < p2p.nranks; r++)
-        set_pair_thresholds(r);
+        p2p_set_pair_thresholds(r);
     int rc = p2p_queue_init(); /* rings, inboxes and channels of the NODEMPI_QUEUE design */
     if (rc != MPI_SUCCESS)
         return rc;

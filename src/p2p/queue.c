@@ -183,7 +183,10 @@ static void hybrid_open_ring(struct p2p_peer *peer)
 
 struct shm_record *p2p_queue_ring_full(struct p2p_peer *peer, size_t payload_bytes)
 {
-    if (!p2p.wake_peers)
+    /* A foreign receiver's waiters bitmap is in its own job's segment: the outgoing queue
+     * retries on every progress round instead (a sleeping sender wakes within its futex
+     * timeout, core/progress.c). */
+    if (!p2p.wake_peers || peer->foreign)
         return NULL; /* nobody sleeps: the outgoing queue retries on every progress round */
     shm_waiters_register(peer->to_inbox.waiters, p2p.me); /* inbox.h: waiting for room */
     return shm_ring_try_reserve(&peer->to_peer, payload_bytes);
@@ -389,15 +392,25 @@ static int poll_hybrid(void)
     return did;
 }
 
+/* orq and hybrid find this job's records in the inbox and doorbells; foreign peers (foreign.c)
+ * send through their pair rings only, which are polled here. pair and cor poll every peer. */
+static int poll_foreign(void)
+{
+    int did = 0;
+    for (int r = p2p.local_nranks; r < p2p.nranks; r++)
+        did |= drain_ring(r);
+    return did;
+}
+
 static int poll_design(void)
 {
     switch (p2p.queue) {
     case P2P_QUEUE_ORQ:
-        return poll_inbox();
+        return poll_inbox() | (p2p.nranks > p2p.local_nranks ? poll_foreign() : 0);
     case P2P_QUEUE_COR:
         return poll_cor();
     case P2P_QUEUE_HYBRID:
-        return poll_hybrid();
+        return poll_hybrid() | (p2p.nranks > p2p.local_nranks ? poll_foreign() : 0);
     default:
         return poll_pair();
     }

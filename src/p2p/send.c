@@ -259,7 +259,8 @@ enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, in
     struct p2p_policy_input in = {
         .size = dt_packed_size(request->type, request->count),
         .mode = request->mode,
-        .cma_usable = p2p.cma && p2p_layout_iovecs(request->type, request->count) > 0,
+        .cma_usable = p2p.cma && !peer->foreign &&
+                      p2p_layout_iovecs(request->type, request->count) > 0,
         .eager_limit = peer->eager_limit,
         .cma_threshold = peer->cma_threshold,
     };

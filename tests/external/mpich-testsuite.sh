@@ -23,6 +23,12 @@ build=$(cd "${1:-build}" && pwd)
 shift || true
 dirs=${*:-attr coll comm datatype errhan group info init mpi_t pt2pt part rma topo io errors}
 case " $dirs " in *" threads "*) threads=${THREADS:-multiple} ;; *) threads=${THREADS:-single} ;; esac
+# The spawn tests need a suite configured with --enable-spawn (in <tag>-spawn): its other
+# directories then also run their spawn-using tests.
+case " $dirs " in *" spawn "*) spawn=enable ;; *) spawn=disable ;; esac
+# The spawn tests spawn only while MPI_UNIVERSE_SIZE exceeds the world size (MTestSpawnPossible),
+# in the children too; nodempi's default is the larger of the job and the cores (2 here).
+[ "$spawn" = disable ] || export NODEMPI_UNIVERSE_SIZE=${NODEMPI_UNIVERSE_SIZE:-16}
 version=${MPICH_VERSION:-4.0.2}
 work=${WORKDIR:-/tmp/nodempi-mpich-tests}
 mpi=${MPI:-nodempi}
@@ -50,17 +56,19 @@ EOF
 fi
 
 # 2. Configure standalone (VPATH) with the MPI's wrappers: C only, the threads tests only with
-# THREADS=multiple (nodempi grants MPI_THREAD_MULTIPLE), no spawn; --enable-strictmpi skips
+# THREADS=multiple (nodempi grants MPI_THREAD_MULTIPLE), spawn only when the spawn directory is
+# asked for; --enable-strictmpi skips
 # tests of MPICH extensions (strict=false in a testlist).
 if [ "$mpi" = mpich ]; then cc=$(command -v mpicc.mpich); run=$(command -v mpiexec.mpich)
 else cc=$build/bin/mpicc; run=$build/bin/mpiexec; fi
 [ -x "$cc" ] && [ -x "$run" ] || { echo "mpich-testsuite.sh: no $cc or $run" >&2; exit 2; }
 obj="$work/${TAG:-$mpi}"
 [ "$threads" = single ] || obj="$obj-mt"
+[ "$spawn" = disable ] || obj="$obj-spawn"
 if [ ! -f "$obj/runtests" ]; then
     mkdir -p "$obj"
     (cd "$obj" && "$src/configure" CC="$cc" MPICC="$cc" MPIEXEC="$run" --disable-fortran \
-        --disable-cxx --enable-threads=$threads --disable-spawn --enable-rma --enable-part \
+        --disable-cxx --enable-threads=$threads --$spawn-spawn --enable-rma --enable-part \
         --enable-romio --enable-strictmpi > config.out 2>&1) || { tail "$obj/config.out"; exit 1; }
     # dtpools (the datatype pool behind the testlist.dtp tests) still calls MPI_Type_hvector and
     # MPI_Type_hindexed, removed in MPI-3.0; their MPI-2 replacements take the same arguments.

@@ -257,12 +257,16 @@ static void job_start_ranks(struct job *job)
     const struct launch_options *opts = setup->opts;
     int dev_null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     int rank0_stdin = job_stdin_for_rank0(job);
+    int app = 0, app_end = opts->apps[0].nranks;
     for (int r = 0; r < opts->nranks && !job->ending; r++) {
+        while (r >= app_end)
+            app_end += opts->apps[++app].nranks;
         const struct rank_placement *place = &setup->placement->ranks[r];
         shm_rank_block(setup->segment, r)->core = place->bound ? place->first_cpu : -1;
         struct spawn_request req = {
-            .rank = r, .nranks = opts->nranks, .program_path = setup->program_path,
-            .argv = opts->program_argv, .job_name = setup->segment_name,
+            .rank = r, .nranks = opts->nranks, .program_path = setup->program_paths[app],
+            .argv = opts->apps[app].argv, .wdir = opts->apps[app].wdir, .appnum = app,
+            .universe_size = setup->universe_size, .job_name = setup->segment_name,
             .cpus_available = setup->placement->cpus_available, .placement = place,
             .extra_env = opts->rank_env, .extra_env_count = opts->rank_env_count,
             .stdin_fd = (r == 0 && rank0_stdin >= 0) ? rank0_stdin : dev_null,

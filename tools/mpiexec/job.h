@@ -12,7 +12,8 @@
 
 struct job_setup {
     const struct launch_options *opts;
-    const char *program_path;
+    char **program_paths;            /* resolved, one per app context (opts->apps) */
+    int universe_size;               /* MPI_UNIVERSE_SIZE the ranks report */
     const struct job_placement *placement;
     struct shm_header *segment;
     const char *segment_name;

@@ -88,6 +88,14 @@ static bool resolve_program(const char *name, char *path, size_t path_len)
     } else {
         err = search_path(name, path, path_len);
     }
+    /* Absolute, so that a rank's -wdir does not change which program it runs. */
+    char cwd[PATH_MAX];
+    if (err == 0 && path[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+        char relative[PATH_MAX];
+        snprintf(relative, sizeof(relative), "%s", path);
+        if ((size_t)snprintf(path, path_len, "%s/%s", cwd, relative) >= path_len)
+            err = ENAMETOOLONG;
+    }
     if (err == ENOENT && !strchr(name, '/'))
         fprintf(stderr, "mpiexec: %s: command not found\n", name);
     else if (err != 0)
@@ -127,13 +135,47 @@ static void die_of_signal(int sig)
     exit(128 + sig);
 }
 
+static struct job_outcome launch_resolved(const struct launch_options *opts,
+                                          char **program_paths);
+
 /* Everything between a parsed command line and the end of the job. */
 static struct job_outcome launch(const struct launch_options *opts)
 {
     struct job_outcome failed = {.exit_status = 1};
-    char program_path[PATH_MAX];
-    if (!resolve_program(opts->program_argv[0], program_path, sizeof(program_path)))
-        return (struct job_outcome){.exit_status = EXIT_CANNOT_RUN};
+    char (*paths)[PATH_MAX] = calloc((size_t)opts->napps, PATH_MAX);
+    char **program_paths = calloc((size_t)opts->napps, sizeof(char *));
+    if (!paths || !program_paths) {
+        free(paths);
+        free(program_paths);
+        return failed;
+    }
+    for (int a = 0; a < opts->napps; a++) {
+        program_paths[a] = paths[a];
+        if (!resolve_program(opts->apps[a].argv[0], paths[a], PATH_MAX)) {
+            free(paths);
+            free(program_paths);
+            return (struct job_outcome){.exit_status = EXIT_CANNOT_RUN};
+        }
+    }
+    struct job_outcome outcome = launch_resolved(opts, program_paths);
+    free(paths);
+    free(program_paths);
+    return outcome;
+}
+
+/* The default MPI_UNIVERSE_SIZE: the job, or the cores when there are more of them (what
+ * MPI_Comm_spawn can add without oversubscribing). */
+static int universe_size(const struct launch_options *opts, const struct job_placement *plan)
+{
+    if (opts->universe_size > 0)
+        return opts->universe_size;
+    return plan->cpus_available > opts->nranks ? plan->cpus_available : opts->nranks;
+}
+
+static struct job_outcome launch_resolved(const struct launch_options *opts,
+                                          char **program_paths)
+{
+    struct job_outcome failed = {.exit_status = 1};
     sigset_t handled;
     int signal_fd = take_over_signals(&handled);
     if (signal_fd < 0)
@@ -148,13 +190,17 @@ static struct job_outcome launch(const struct launch_options *opts)
         segment = job_segment_create(opts->nranks, segment_name, sizeof(segment_name));
     struct job_outcome outcome = failed;
     if (segment) {
-        struct job_setup setup = {.opts = opts, .program_path = program_path,
+        struct job_setup setup = {.opts = opts, .program_paths = program_paths,
+                                  .universe_size = universe_size(opts, &placement),
                                   .placement = &placement, .segment = segment,
                                   .segment_name = segment_name, .signal_fd = signal_fd,
                                   .handled_signals = &handled};
         outcome = job_run(&setup);
         shm_segment_detach(segment);
         job_segment_remove();
+        /* A job the ranks spawned, and their connection segments, may have been killed
+         * before their own cleanup (job.c kills whatever the ranks left). */
+        job_segment_remove_stale();
     }
     placement_free(&placement);
     close(signal_fd);

@@ -21,14 +21,18 @@ struct option_spec {
 };
 
 static const char usage_text[] =
-    "usage: mpiexec [options] [--] program [args...]\n"
+    "usage: mpiexec [options] [--] program [args...] [: [-n N] [-wdir DIR] program [args...]]...\n"
     "\n"
-    "Starts program as an MPI job of N ranks on this node and waits for it.\n"
+    "Starts program as an MPI job of N ranks on this node and waits for it; programs\n"
+    "separated by ':' share one MPI_COMM_WORLD (MPI_APPNUM numbers them from 0).\n"
     "\n"
     "  -n N, -np N, --n N     number of ranks (default 1)\n"
     "  --bind-to core|none    bind each rank to its own core (default while ranks fit on\n"
     "                         the cores; ranks are left unbound when they outnumber them)\n"
     "  --map-by core|none     same as --bind-to\n"
+    "  -wdir DIR, --wdir DIR  working directory of this program's ranks\n"
+    "  --universe-size N      MPI_UNIVERSE_SIZE (env NODEMPI_UNIVERSE_SIZE; default: the\n"
+    "                         larger of N and the cores; a spawned job inherits it)\n"
     "  --tag-output           prefix every output line with [rank]\n"
     "  --timeout SEC          kill the job after SEC seconds, exit 124 (env NODEMPI_TIMEOUT)\n"
     "  -x VAR[=value]         pass VAR (with this value, or mpiexec's own) to the ranks\n"
@@ -53,6 +57,33 @@ static bool apply_nranks(struct launch_options *opts, const char *spelling, cons
         return false;
     }
     opts->nranks = (int)n;
+    return true;
+}
+
+/* The option section of a program ends in a context; these values belong to it. */
+static const char *pending_wdir;
+
+static bool apply_wdir(struct launch_options *opts, const char *spelling, const char *value)
+{
+    (void)opts;
+    if (!value[0]) {
+        fprintf(stderr, "mpiexec: %s needs a directory\n", spelling);
+        return false;
+    }
+    pending_wdir = value;
+    return true;
+}
+
+static bool apply_universe(struct launch_options *opts, const char *spelling, const char *value)
+{
+    char *end = NULL;
+    long n = strtol(value, &end, 10);
+    if (end == value || *end != '\0' || n < 1 || n > RANKS_MAX) {
+        fprintf(stderr, "mpiexec: %s needs a process count from 1 to %d, not '%s'\n", spelling,
+                RANKS_MAX, value);
+        return false;
+    }
+    opts->universe_size = (int)n;
     return true;
 }
 
@@ -154,6 +185,8 @@ static const struct option_spec option_table[] = {
     {{"--bind-to", "-bind-to", NULL}, true, apply_bind},
     {{"--map-by", "-map-by", NULL}, true, apply_bind},
     {{"--tag-output", "-tag-output", NULL}, false, apply_tag_output},
+    {{"-wdir", "--wdir", "-wd", "--wd", NULL}, true, apply_wdir},
+    {{"--universe-size", "-universe-size", "-usize", NULL}, true, apply_universe},
     {{"--timeout", "-timeout", NULL}, true, apply_timeout},
     {{"-x", NULL}, true, apply_export},
     {{"--env", "-env", NULL}, true, apply_env},
@@ -213,18 +246,18 @@ void options_free(struct launch_options *opts)
     for (int i = 0; i < opts->rank_env_count; i++)
         free(opts->rank_env[i]);
     free(opts->rank_env);
+    free(opts->apps);
+    opts->apps = NULL;
     opts->rank_env = NULL;
     opts->rank_env_count = 0;
 }
 
-enum options_outcome options_parse(int argc, char **argv, struct launch_options *opts)
+/* Parses one context's options from argv[*index] to its program; OPTIONS_LAUNCH with *index
+ * at the program word. */
+static enum options_outcome parse_context_options(int argc, char **argv, int *index,
+                                                  struct launch_options *opts)
 {
-    *opts = (struct launch_options){.nranks = 1, .bind = BIND_DEFAULT};
-    const char *env_timeout = getenv("NODEMPI_TIMEOUT");
-    if (env_timeout && env_timeout[0] && !parse_timeout(opts, "NODEMPI_TIMEOUT", env_timeout))
-        return OPTIONS_BAD_USAGE;
-
-    int i = 1;
+    int i = *index;
     for (; i < argc; i++) {
         const char *word = argv[i];
         if (strcmp(word, "--") == 0) {
@@ -244,10 +277,62 @@ enum options_outcome options_parse(int argc, char **argv, struct launch_options 
         if (!apply_option(argc, argv, &i, opts))
             return OPTIONS_BAD_USAGE;
     }
-    if (i >= argc) {
+    if (i >= argc || strcmp(argv[i], ":") == 0) {
         fprintf(stderr, "mpiexec: no program given (see mpiexec --help)\n");
         return OPTIONS_BAD_USAGE;
     }
-    opts->program_argv = &argv[i];
+    *index = i;
+    return OPTIONS_LAUNCH;
+}
+
+static bool add_context(struct launch_options *opts, char **program_argv)
+{
+    struct app_context *grown =
+        realloc(opts->apps, sizeof(*grown) * (size_t)(opts->napps + 1));
+    if (!grown) {
+        fprintf(stderr, "mpiexec: out of memory\n");
+        return false;
+    }
+    opts->apps = grown;
+    opts->apps[opts->napps++] =
+        (struct app_context){.nranks = opts->nranks, .wdir = pending_wdir, .argv = program_argv};
+    return true;
+}
+
+/* Contexts are separated by a ":" word, which is replaced by NULL to end the previous
+ * program's arguments; -n and -wdir belong to the context they precede. */
+enum options_outcome options_parse(int argc, char **argv, struct launch_options *opts)
+{
+    *opts = (struct launch_options){.nranks = 1, .bind = BIND_DEFAULT};
+    const char *env_timeout = getenv("NODEMPI_TIMEOUT");
+    if (env_timeout && env_timeout[0] && !parse_timeout(opts, "NODEMPI_TIMEOUT", env_timeout))
+        return OPTIONS_BAD_USAGE;
+    /* Also how a spawned job learns its parents' universe: mpiexec sets it for every rank. */
+    const char *env_universe = getenv("NODEMPI_UNIVERSE_SIZE");
+    if (env_universe && env_universe[0] &&
+        !apply_universe(opts, "NODEMPI_UNIVERSE_SIZE", env_universe))
+        return OPTIONS_BAD_USAGE;
+    int total = 0;
+    for (int i = 1;;) {
+        opts->nranks = 1;
+        pending_wdir = NULL;
+        enum options_outcome outcome = parse_context_options(argc, argv, &i, opts);
+        if (outcome != OPTIONS_LAUNCH)
+            return outcome;
+        if (!add_context(opts, &argv[i]))
+            return OPTIONS_BAD_USAGE;
+        total += opts->nranks;
+        while (i < argc && strcmp(argv[i], ":") != 0)
+            i++;
+        if (i >= argc)
+            break;
+        argv[i++] = NULL;
+        if (total > RANKS_MAX) {
+            fprintf(stderr, "mpiexec: more than %d ranks in all\n", RANKS_MAX);
+            return OPTIONS_BAD_USAGE;
+        }
+    }
+    opts->nranks = total;
+    opts->program_argv = opts->apps[0].argv;
     return OPTIONS_LAUNCH;
 }

@@ -12,15 +12,26 @@ enum bind_policy {
     BIND_NONE,
 };
 
-struct launch_options {
+/* One program of the command line; "mpiexec -n 1 a : -n 2 b" has two (MPMD). Ranks are
+ * numbered through the contexts in order; MPI_APPNUM is a rank's context index. */
+struct app_context {
     int nranks;
+    const char *wdir;   /* -wdir: the ranks' working directory, NULL: mpiexec's own */
+    char **argv;        /* program and its arguments, NULL-terminated, inside argv */
+};
+
+struct launch_options {
+    int nranks;               /* all contexts together */
     enum bind_policy bind;
     bool tag_output;
     double timeout_seconds;   /* 0: no timeout */
     const char *timeout_text; /* as the user wrote it, for the timeout message */
     char **rank_env;          /* "VAR=value" strings the ranks get (-x, --env) */
     int rank_env_count;
-    char **program_argv;      /* program and its arguments, NULL-terminated, inside argv */
+    char **program_argv;      /* the first context's program and arguments */
+    struct app_context *apps; /* napps contexts (malloc'd) */
+    int napps;
+    int universe_size;        /* --universe-size: MPI_UNIVERSE_SIZE, 0: the default */
 };
 
 enum options_outcome {

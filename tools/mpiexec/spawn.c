@@ -51,6 +51,15 @@ static void child_set_environment(const struct spawn_request *req, int core, pid
     child_set_number("NODEMPI_LAUNCHER_PID", launcher);
     child_set_number("NODEMPI_CORE", core);
     child_set_number("NODEMPI_NCORES", req->cpus_available);
+    child_set_number("NODEMPI_APPNUM", req->appnum);
+    child_set_number("NODEMPI_UNIVERSE_SIZE", req->universe_size);
+    /* MPI_Comm_spawn starts the children's job with this same launcher. */
+    char self[4096];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (len > 0) {
+        self[len] = '\0';
+        setenv("NODEMPI_MPIEXEC", self, 1);
+    }
 }
 
 _Noreturn static void run_child(const struct spawn_request *req, int stdout_w, int stderr_w,
@@ -69,6 +78,8 @@ _Noreturn static void run_child(const struct spawn_request *req, int stdout_w, i
     if (place->bound && sched_setaffinity(0, sizeof(place->cpus), &place->cpus) == 0)
         core = place->first_cpu;
     child_set_environment(req, core, launcher);
+    if (req->wdir && chdir(req->wdir) != 0)
+        child_fail(report_fd, errno);
     execv(req->program_path, req->argv);
     child_fail(report_fd, errno);
 }

@@ -15,6 +15,9 @@ struct spawn_request {
     int nranks;
     const char *program_path; /* resolved, executable */
     char **argv;
+    const char *wdir;         /* chdir here before exec; NULL: stay */
+    int appnum;               /* NODEMPI_APPNUM: index of the rank's app context */
+    int universe_size;        /* NODEMPI_UNIVERSE_SIZE */
     const char *job_name;     /* segment name, NODEMPI_JOB */
     int cpus_available;       /* NODEMPI_NCORES */
     const struct rank_placement *placement;

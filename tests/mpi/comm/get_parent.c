@@ -1,6 +1,6 @@
-/* get_parent: MPI_Comm_get_parent. There is no MPI_Comm_spawn behind mpiexec's processes, and
- * a process that was not spawned gets MPI_COMM_NULL (MPI 4.1 11.8.2), every time it asks; a
- * NULL output pointer is MPI_ERR_ARG (Open MPI and MPICH: MPI_ERR_ARG as well). */
+/* get_parent: MPI_Comm_get_parent in a job mpiexec started: a process that was not spawned
+ * gets MPI_COMM_NULL (MPI 4.1 11.8.2), every time it asks; a NULL output pointer is
+ * MPI_ERR_ARG (Open MPI and MPICH: MPI_ERR_ARG as well). Spawned children: tests/mpi/spawn. */
 #include "../common/mpitest.h"
 
 int main(int argc, char **argv)
