@@ -26,8 +26,8 @@ contains
         integer(kind=MPI_ADDRESS_KIND) :: value, extra_state
         if (comm /= MPI_COMM_NULL .and. value >= 1000 .and. extra_state == 0) &
             deletes = deletes + 1
+        if (keyval == MPI_KEYVAL_INVALID) deletes = -1000
         ierror = MPI_SUCCESS
-        if (keyval < 0) ierror = MPI_ERR_OTHER
     end subroutine count_delete
 end module attr_callbacks
 

@@ -37,8 +37,9 @@ program io
     call MPI_Info_get_string(info, 'access_style', valuelen, value, flag, ierr)
     if (.not. flag .or. value /= 'write_once,random' .or. valuelen /= 17) &
         call fail('info get_string')
-    call MPI_Info_get(info, 'nodempi_test', 2, value, flag, ierr)
-    if (.not. flag .or. value /= 'ye') call fail('info get truncated')
+    value = 'xxxxxx'
+    call MPI_Info_get(info, 'nodempi_test', 3, value, flag, ierr)
+    if (.not. flag .or. value /= 'yes') call fail('info get blank padded')
     call MPI_Info_get(info, 'missing', 10, value, flag, ierr)
     if (flag) call fail('info get missing key')
 
