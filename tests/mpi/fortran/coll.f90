@@ -132,6 +132,7 @@ program coll
     call MPI_Wait(request, MPI_STATUS_IGNORE, ierr)
     if (value /= nprocs .or. request /= MPI_REQUEST_NULL) call fail('iallreduce')
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    deallocate(sbuf, rbuf, counts, displs, types)
 
     call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (rank == 0 .and. errs == 0) print '(a)', 'No Errors'
