@@ -219,7 +219,7 @@ void pmpi_cart_sub_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fint 
 void pmpi_info_get_(const MPI_Fint *info, const char *key, const MPI_Fint *valuelen, char *value,
                     MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = f_string_in(key, key_len);
+    char *c_key = f_info_string_in(key, key_len);
     char *c_value = malloc((size_t)(*valuelen > 0 ? *valuelen : 0) + 1);
     int c_flag = 0;
     if (!c_key || !c_value)
@@ -239,7 +239,7 @@ void pmpi_info_get_(const MPI_Fint *info, const char *key, const MPI_Fint *value
 void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value,
                            MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = f_string_in(key, key_len);
+    char *c_key = f_info_string_in(key, key_len);
     int c_buflen = *buflen > 0 ? *buflen + 1 : 0;
     char *c_value = malloc((size_t)c_buflen + 1);
     int c_flag = 0;

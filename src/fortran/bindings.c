@@ -1284,8 +1284,8 @@ void pmpi_info_create_(MPI_Fint *info, MPI_Fint *ierror)
 
 void pmpi_info_set_(const MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    char *c_key = f_string_in(key, key_len);
-    char *c_value = f_string_in(value, value_len);
+    char *c_key = f_info_string_in(key, key_len);
+    char *c_value = f_info_string_in(value, value_len);
     *ierror = MPI_Info_set(MPI_Info_fromint(*info), c_key, c_value);
     free(c_key);
     free(c_value);
@@ -1294,7 +1294,7 @@ void pmpi_info_set_(const MPI_Fint *info, const char *key, const char *value, MP
 
 void pmpi_info_delete_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, size_t key_len)
 {
-    char *c_key = f_string_in(key, key_len);
+    char *c_key = f_info_string_in(key, key_len);
     *ierror = MPI_Info_delete(MPI_Info_fromint(*info), c_key);
     free(c_key);
 }
@@ -1302,7 +1302,7 @@ void pmpi_info_delete_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, 
 
 void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
-    char *c_key = f_string_in(key, key_len);
+    char *c_key = f_info_string_in(key, key_len);
     int c_flag = 0;
     *ierror = MPI_Info_get_valuelen(MPI_Info_fromint(*info), c_key, valuelen, &c_flag);
     free(c_key);

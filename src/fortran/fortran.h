@@ -82,6 +82,9 @@ static inline int *f_weights(const MPI_Fint *weights)
  * NULL when out of memory, which the C function then reports as a bad argument. */
 char *f_string_in(const char *fortran, size_t length);
 
+/* The same for an info key or value, which loses its leading blanks too (MPI_INFO_SET). */
+char *f_info_string_in(const char *fortran, size_t length);
+
 /* Copy a C string into a CHARACTER*(length), blank padded (truncated if it is too long). */
 void f_string_out(const char *c_string, char *fortran, size_t length);
 

@@ -10,6 +10,7 @@ module mpi
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
             integer(kind=MPI_ADDRESS_KIND) :: size
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
             type(*), dimension(*) :: baseptr
@@ -25,18 +26,22 @@ module mpi
         subroutine MPI_Session_attach_buffer(session, buffer, size, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: session
             integer :: session
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
             type(*), dimension(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: size
             integer :: size
             integer :: ierror
         end subroutine MPI_Session_attach_buffer
         subroutine MPI_Session_detach_buffer(session, buffer_addr, size, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: session
             integer :: session
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
             type(*), dimension(*) :: buffer_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: size
             integer :: size
             integer :: ierror
         end subroutine MPI_Session_detach_buffer
@@ -45,10 +50,15 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Send
@@ -57,10 +67,15 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -70,10 +85,15 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Ssend
@@ -82,10 +102,15 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Rsend
@@ -94,10 +119,15 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Bsend
@@ -106,11 +136,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Isend
@@ -119,11 +155,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Issend
@@ -132,11 +174,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Irsend
@@ -145,11 +193,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ibsend
@@ -158,11 +212,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Irecv
@@ -171,6 +231,7 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
             type(*), dimension(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: size
             integer :: size
             integer :: ierror
         end subroutine MPI_Buffer_attach
@@ -179,24 +240,29 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
             type(*), dimension(*) :: buffer_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: size
             integer :: size
             integer :: ierror
         end subroutine MPI_Buffer_detach
         subroutine MPI_Comm_attach_buffer(comm, buffer, size, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
             type(*), dimension(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: size
             integer :: size
             integer :: ierror
         end subroutine MPI_Comm_attach_buffer
         subroutine MPI_Comm_detach_buffer(comm, buffer_addr, size, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer_addr
             type(*), dimension(*) :: buffer_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: size
             integer :: size
             integer :: ierror
         end subroutine MPI_Comm_detach_buffer
@@ -206,16 +272,25 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
             integer :: sendtag
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
             integer :: recvtag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -226,12 +301,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
             integer :: sendtag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
             integer :: recvtag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -242,17 +324,27 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
             integer :: sendtag
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
             integer :: recvtag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Isendrecv
@@ -262,13 +354,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtag
             integer :: sendtag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtag
             integer :: recvtag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Isendrecv_replace
@@ -277,8 +377,11 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: message
             integer :: message
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -288,9 +391,13 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: message
             integer :: message
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Imrecv
@@ -299,11 +406,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Send_init
@@ -312,11 +425,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Bsend_init
@@ -325,11 +444,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ssend_init
@@ -338,11 +463,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Rsend_init
@@ -351,11 +482,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Recv_init
@@ -365,13 +502,20 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: partitions
             integer :: partitions
             integer(kind=MPI_COUNT_KIND) :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: dest
             integer :: dest
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Psend_init
@@ -381,13 +525,20 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: partitions
             integer :: partitions
             integer(kind=MPI_COUNT_KIND) :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: source
             integer :: source
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: tag
             integer :: tag
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Precv_init
@@ -396,9 +547,13 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
             type(*), dimension(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Bcast
@@ -409,10 +564,15 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Reduce
@@ -423,9 +583,13 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Allreduce
@@ -434,12 +598,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
             type(*), dimension(*) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
             integer :: incount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
             type(*), dimension(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outsize
             integer :: outsize
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: position
             integer :: position
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Pack
@@ -448,12 +617,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
             type(*), dimension(*) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: insize
             integer :: insize
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: position
             integer :: position
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
             type(*), dimension(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
             integer :: outcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Unpack
@@ -464,7 +638,9 @@ module mpi
             character(len=*) :: datarep
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: inbuf
             type(*), dimension(*) :: inbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: incount
             integer :: incount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
             type(*), dimension(*) :: outbuf
@@ -483,7 +659,9 @@ module mpi
             integer(kind=MPI_ADDRESS_KIND) :: position
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: outbuf
             type(*), dimension(*) :: outbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: outcount
             integer :: outcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_Unpack_external
@@ -502,8 +680,11 @@ module mpi
             type(*), dimension(*) :: inbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: inoutbuf
             type(*), dimension(*) :: inoutbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
             integer :: ierror
         end subroutine MPI_Reduce_local
@@ -512,10 +693,15 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
             type(*), dimension(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ibcast
@@ -524,11 +710,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buffer
             type(*), dimension(*) :: buffer
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Bcast_init
@@ -540,11 +732,17 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ireduce
@@ -556,12 +754,19 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Reduce_init
@@ -572,10 +777,15 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iallreduce
@@ -587,11 +797,17 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Allreduce_init
@@ -602,9 +818,13 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Scan
@@ -615,10 +835,15 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iscan
@@ -630,11 +855,17 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Scan_init
@@ -645,9 +876,13 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Exscan
@@ -658,10 +893,15 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iexscan
@@ -673,11 +913,17 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Exscan_init
@@ -688,9 +934,13 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Reduce_scatter
@@ -702,10 +952,15 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ireduce_scatter
@@ -717,11 +972,17 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Reduce_scatter_init
@@ -733,9 +994,13 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Reduce_scatter_block
@@ -747,10 +1012,15 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ireduce_scatter_block
@@ -762,11 +1032,17 @@ module mpi
             type(*), dimension(*) :: sendbuf
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Reduce_scatter_block_init
@@ -776,13 +1052,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Gather
@@ -792,14 +1074,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Igather
@@ -809,15 +1098,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Gather_init
@@ -827,14 +1124,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Gatherv
@@ -844,15 +1148,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Igatherv
@@ -862,16 +1174,25 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Gatherv_init
@@ -881,13 +1202,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Scatter
@@ -897,14 +1224,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iscatter
@@ -914,15 +1248,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Scatter_init
@@ -932,14 +1274,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Scatterv
@@ -949,15 +1298,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iscatterv
@@ -967,16 +1324,25 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: root
             integer :: root
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Scatterv_init
@@ -986,12 +1352,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Allgather
@@ -1001,13 +1372,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iallgather
@@ -1017,14 +1394,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Allgather_init
@@ -1034,13 +1418,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Allgatherv
@@ -1050,14 +1440,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Iallgatherv
@@ -1067,15 +1464,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Allgatherv_init
@@ -1085,12 +1490,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Alltoall
@@ -1100,13 +1510,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ialltoall
@@ -1116,14 +1532,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Alltoall_init
@@ -1133,14 +1556,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Alltoallv
@@ -1150,15 +1580,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ialltoallv
@@ -1168,16 +1606,25 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Alltoallv_init
@@ -1187,14 +1634,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
             integer :: sendtypes(*)
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
             integer :: recvtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Alltoallw
@@ -1204,15 +1658,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
             integer :: sendtypes(*)
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
             integer :: recvtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ialltoallw
@@ -1222,16 +1684,25 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
             integer :: sendtypes(*)
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
             integer :: recvtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Alltoallw_init
@@ -1241,12 +1712,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Neighbor_allgather
@@ -1256,13 +1732,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ineighbor_allgather
@@ -1272,14 +1754,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Neighbor_allgather_init
@@ -1289,13 +1778,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Neighbor_allgatherv
@@ -1305,14 +1800,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ineighbor_allgatherv
@@ -1322,15 +1824,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: displs
             integer :: displs(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Neighbor_allgatherv_init
@@ -1340,12 +1850,17 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Neighbor_alltoall
@@ -1355,13 +1870,19 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ineighbor_alltoall
@@ -1371,14 +1892,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcount
             integer :: sendcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcount
             integer :: recvcount
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Neighbor_alltoall_init
@@ -1388,14 +1916,21 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
             integer :: ierror
         end subroutine MPI_Neighbor_alltoallv
@@ -1405,15 +1940,23 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Ineighbor_alltoallv
@@ -1423,16 +1966,25 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
             type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
             integer :: sendcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sdispls
             integer :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtype
             integer :: sendtype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
             type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
             integer :: recvcounts(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rdispls
             integer :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtype
             integer :: recvtype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Neighbor_alltoallv_init
@@ -1442,9 +1994,13 @@ module mpi
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
             type(*), dimension(*) :: base
             integer(kind=MPI_ADDRESS_KIND) :: size
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
             integer :: disp_unit
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Win_create
@@ -1452,11 +2008,15 @@ module mpi
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
             integer(kind=MPI_ADDRESS_KIND) :: size
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
             integer :: disp_unit
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
             type(*), dimension(*) :: baseptr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Win_allocate
@@ -1464,20 +2024,27 @@ module mpi
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
             integer(kind=MPI_ADDRESS_KIND) :: size
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
             integer :: disp_unit
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
             integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
             integer :: comm
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
             type(*), dimension(*) :: baseptr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Win_allocate_shared
         subroutine MPI_Win_shared_query(win, rank, size, disp_unit, baseptr, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: rank
             integer :: rank
             integer(kind=MPI_ADDRESS_KIND) :: size
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: disp_unit
             integer :: disp_unit
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: baseptr
             type(*), dimension(*) :: baseptr
@@ -1486,6 +2053,7 @@ module mpi
         subroutine MPI_Win_attach(win, base, size, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
             type(*), dimension(*) :: base
@@ -1495,6 +2063,7 @@ module mpi
         subroutine MPI_Win_detach(win, base, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: base
             type(*), dimension(*) :: base
@@ -1506,12 +2075,18 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Put
@@ -1521,12 +2096,18 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Get
@@ -1536,13 +2117,20 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Accumulate
@@ -1553,17 +2141,26 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
             type(*), dimension(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
             integer :: result_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
             integer :: result_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Get_accumulate
@@ -1575,10 +2172,14 @@ module mpi
             type(*), dimension(*) :: origin_addr
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
             type(*), dimension(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Fetch_and_op
@@ -1592,9 +2193,12 @@ module mpi
             type(*), dimension(*) :: compare_addr
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
             type(*), dimension(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
             integer :: ierror
         end subroutine MPI_Compare_and_swap
@@ -1604,13 +2208,20 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Rput
@@ -1620,13 +2231,20 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Rget
@@ -1636,14 +2254,22 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Raccumulate
@@ -1654,29 +2280,42 @@ module mpi
             implicit none
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_addr
             type(*), dimension(*) :: origin_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_count
             integer :: origin_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: origin_datatype
             integer :: origin_datatype
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: result_addr
             type(*), dimension(*) :: result_addr
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_count
             integer :: result_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: result_datatype
             integer :: result_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_rank
             integer :: target_rank
             integer(kind=MPI_ADDRESS_KIND) :: target_disp
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_count
             integer :: target_count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: target_datatype
             integer :: target_datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: op
             integer :: op
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: win
             integer :: win
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_Rget_accumulate
         subroutine MPI_File_read_at(fh, offset, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1684,11 +2323,14 @@ module mpi
         subroutine MPI_File_read_at_all(fh, offset, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1696,34 +2338,45 @@ module mpi
         subroutine MPI_File_iread_at(fh, offset, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iread_at
         subroutine MPI_File_iread_at_all(fh, offset, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iread_at_all
         subroutine MPI_File_read(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1731,10 +2384,13 @@ module mpi
         subroutine MPI_File_read_all(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1742,32 +2398,43 @@ module mpi
         subroutine MPI_File_iread(fh, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iread
         subroutine MPI_File_iread_all(fh, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iread_all
         subroutine MPI_File_read_shared(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1775,21 +2442,28 @@ module mpi
         subroutine MPI_File_iread_shared(fh, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iread_shared
         subroutine MPI_File_read_ordered(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1797,42 +2471,54 @@ module mpi
         subroutine MPI_File_read_at_all_begin(fh, offset, buf, count, datatype, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_File_read_at_all_begin
         subroutine MPI_File_read_all_begin(fh, buf, count, datatype, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_File_read_all_begin
         subroutine MPI_File_read_ordered_begin(fh, buf, count, datatype, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_File_read_ordered_begin
         subroutine MPI_File_write_at(fh, offset, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1840,11 +2526,14 @@ module mpi
         subroutine MPI_File_write_at_all(fh, offset, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1852,34 +2541,45 @@ module mpi
         subroutine MPI_File_iwrite_at(fh, offset, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iwrite_at
         subroutine MPI_File_iwrite_at_all(fh, offset, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iwrite_at_all
         subroutine MPI_File_write(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1887,10 +2587,13 @@ module mpi
         subroutine MPI_File_write_all(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1898,32 +2601,43 @@ module mpi
         subroutine MPI_File_iwrite(fh, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iwrite
         subroutine MPI_File_iwrite_all(fh, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iwrite_all
         subroutine MPI_File_write_shared(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1931,21 +2645,28 @@ module mpi
         subroutine MPI_File_iwrite_shared(fh, buf, count, datatype, request, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
             integer :: request
             integer :: ierror
         end subroutine MPI_File_iwrite_shared
         subroutine MPI_File_write_ordered(fh, buf, count, datatype, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
@@ -1953,37 +2674,47 @@ module mpi
         subroutine MPI_File_write_at_all_begin(fh, offset, buf, count, datatype, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
             integer(kind=MPI_OFFSET_KIND) :: offset
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_File_write_at_all_begin
         subroutine MPI_File_write_all_begin(fh, buf, count, datatype, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_File_write_all_begin
         subroutine MPI_File_write_ordered_begin(fh, buf, count, datatype, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: count
             integer :: count
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: datatype
             integer :: datatype
             integer :: ierror
         end subroutine MPI_File_write_ordered_begin
         subroutine MPI_File_read_at_all_end(fh, buf, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
@@ -1993,6 +2724,7 @@ module mpi
         subroutine MPI_File_read_all_end(fh, buf, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
@@ -2002,6 +2734,7 @@ module mpi
         subroutine MPI_File_read_ordered_end(fh, buf, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
@@ -2011,6 +2744,7 @@ module mpi
         subroutine MPI_File_write_at_all_end(fh, buf, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
@@ -2020,6 +2754,7 @@ module mpi
         subroutine MPI_File_write_all_end(fh, buf, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf
@@ -2029,6 +2764,7 @@ module mpi
         subroutine MPI_File_write_ordered_end(fh, buf, status, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: fh
             integer :: fh
 !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf
             type(*), dimension(*) :: buf

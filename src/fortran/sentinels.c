@@ -30,6 +30,15 @@ char *f_string_in(const char *fortran, size_t length)
     return s;
 }
 
+char *f_info_string_in(const char *fortran, size_t length)
+{
+    while (length > 0 && *fortran == ' ') {
+        fortran++;
+        length--;
+    }
+    return f_string_in(fortran, length);
+}
+
 void f_string_out(const char *c_string, char *fortran, size_t length)
 {
     size_t n = strlen(c_string);

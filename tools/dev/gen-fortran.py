@@ -15,7 +15,8 @@ The rules (one per C parameter type; the Fortran argument is always passed by re
   choice buffer                                    -> f_buffer (MPI_BOTTOM, MPI_IN_PLACE)
   MPI_Status *                                     -> f_status (MPI_STATUS_IGNORE)
   int weights[]                                    -> f_weights (MPI_UNWEIGHTED ...)
-  const char *                                     -> f_string_in (hidden length, blanks trimmed)
+  const char *                                     -> f_string_in (hidden length, blanks trimmed;
+                                                      info keys and values lose leading ones too)
   char * (output)                                  -> f_string_out (blank padded)
   LOGICAL arguments (by name, see LOGICAL_IN/OUT)  -> f_logical_in / f_to_logical
 Every function that needs more (arrays of handles, callbacks, attributes, 1-based indices,
@@ -122,7 +123,8 @@ class Binding:
             self.formals.append(f"{c}char *{name}")
             self.hidden.append(f"size_t {name}_len")
             if const:
-                self.before.append(f"char *c_{name} = f_string_in({name}, {name}_len);")
+                convert = "f_info_string_in" if name in ("key", "value") else "f_string_in"
+                self.before.append(f"char *c_{name} = {convert}({name}, {name}_len);")
                 self.args.append(f"c_{name}")
                 self.after.append(f"free(c_{name});")
             else:
@@ -315,8 +317,10 @@ def write_mpif():
 
 # ---------------------------------------------------------------------------------------------
 # src/fortran/mpi.f90: the module. It includes mpif.h and declares explicit interfaces for the
-# routines with choice buffers, whose buffer argument takes any type, kind and rank
-# (gfortran's NO_ARG_CHECK); the other routines stay external as in mpif.h.
+# routines with choice buffers, whose buffer and default-INTEGER arguments take any type, kind
+# and rank (gfortran's NO_ARG_CHECK); the number of arguments, their KIND=MPI_ADDRESS_KIND /
+# MPI_OFFSET_KIND integers, LOGICALs and strings are checked. The other routines stay external
+# as in mpif.h.
 
 MODULE_HEAD = """! mpi.f90 - the module `mpi`: mpif.h's constants, special addresses and external procedures,
 ! plus explicit interfaces for the routines with choice buffers, so one program may pass
@@ -351,7 +355,12 @@ def fortran_declaration(fname, param):
     logical = base == "int" and not arr and (
         (ptr and name in LOGICAL_OUT) or
         (not ptr and (name in LOGICAL_IN or (fname, name) in LOGICAL_IN_BY_FUNCTION)))
-    return f"{'logical' if logical else 'integer'} :: {name}{dims}"
+    if logical:
+        return f"logical :: {name}"
+    # Default INTEGERs (counts, displacements, handles) take scalars and arrays alike: programs
+    # pass `0` for the ignored send arrays of MPI_IN_PLACE calls, or an array element's row.
+    return (f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}\n"
+            f"            integer :: {name}{dims}")
 
 
 def wrap_free_form(line, width=100):
@@ -389,7 +398,7 @@ def write_module():
         for p in params:
             decl = fortran_declaration(name, p)
             if decl.startswith("!GCC$"):
-                out.append(decl.replace("\n", "\n", 1) + "\n")
+                out.append(decl + "\n")
             else:
                 out.append(f"            {decl}\n")
         out.append("            integer :: ierror\n")

@@ -26,7 +26,7 @@ program io
     ! Info: keys and values trimmed on the way in, padded on the way out.
     call MPI_Info_create(info, ierr)
     call MPI_Info_set(info, 'access_style    ', 'write_once,random   ', ierr)
-    call MPI_Info_set(info, 'nodempi_test', 'yes', ierr)
+    call MPI_Info_set(info, '  nodempi_test', '  yes  ', ierr)   ! blanks stripped both sides
     call MPI_Info_get_nkeys(info, nkeys, ierr)
     if (nkeys /= 2) call fail('info nkeys')
     call MPI_Info_get_nthkey(info, 1, key, ierr)
