@@ -1,7 +1,7 @@
 /* arrays.c - Fortran entry points with arrays that need converting: INTEGER datatype handles
- * (MPI_TYPE_CREATE_STRUCT, MPI_TYPE_GET_CONTENTS, the MPI_ALLTOALLW family), LOGICAL arrays
- * (MPI_CART_CREATE, _MAP, _GET, _SUB) and strings whose length argument is both a capacity and
- * a result (MPI_INFO_GET, MPI_INFO_GET_STRING, MPI_SESSION_GET_NTH_PSET). */
+ * (MPI_TYPE_CREATE_STRUCT, MPI_TYPE_GET_CONTENTS, the MPI_(NEIGHBOR_)ALLTOALLW families),
+ * LOGICAL arrays (MPI_CART_CREATE, _MAP, _GET, _SUB) and strings whose length argument is both
+ * a capacity and a result (MPI_INFO_GET, MPI_INFO_GET_STRING, MPI_SESSION_GET_NTH_PSET). */
 #include <stdlib.h>
 
 #include "fortran/fortran.h"
@@ -95,6 +95,37 @@ static int wtypes_in(struct f_wtypes *w, const void *sendbuf, const MPI_Fint *se
     return w->send && w->recv ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
+/* MPI_NEIGHBOR_ALLTOALLW reads one send datatype per out-neighbour and one receive datatype
+ * per in-neighbour of the communicator's topology (0 without one: the C function reports). */
+static void neighbor_counts(MPI_Comm comm, int *nsend, int *nrecv)
+{
+    int topology = MPI_UNDEFINED, rank = 0, weighted = 0;
+    *nsend = *nrecv = 0;
+    if (comm == MPI_COMM_NULL || MPI_Topo_test(comm, &topology) != MPI_SUCCESS)
+        return;
+    if (topology == MPI_CART) {
+        MPI_Cartdim_get(comm, nsend);
+        *nsend *= 2;
+        *nrecv = *nsend;
+    } else if (topology == MPI_GRAPH) {
+        MPI_Comm_rank(comm, &rank);
+        MPI_Graph_neighbors_count(comm, rank, nsend);
+        *nrecv = *nsend;
+    } else if (topology == MPI_DIST_GRAPH) {
+        MPI_Dist_graph_neighbors_count(comm, nrecv, nsend, &weighted);
+    }
+}
+
+static int neighbor_wtypes_in(struct f_wtypes *w, const MPI_Fint *sendtypes,
+                              const MPI_Fint *recvtypes, MPI_Comm comm)
+{
+    int nsend, nrecv;
+    neighbor_counts(comm, &nsend, &nrecv);
+    w->send = types_in(sendtypes, nsend);
+    w->recv = types_in(recvtypes, nrecv);
+    return w->send && w->recv ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
 static void wtypes_free(struct f_wtypes *w)
 {
     free(w->send);
@@ -150,6 +181,57 @@ void pmpi_alltoallw_init_(const void *sendbuf, const MPI_Fint *sendcounts,
     wtypes_free(&w);
 }
 #pragma weak mpi_alltoallw_init_ = pmpi_alltoallw_init_
+
+void pmpi_neighbor_alltoallw_(const void *sendbuf, const MPI_Fint *sendcounts,
+                              const MPI_Aint *sdispls, const MPI_Fint *sendtypes, void *recvbuf,
+                              const MPI_Fint *recvcounts, const MPI_Aint *rdispls,
+                              const MPI_Fint *recvtypes, const MPI_Fint *comm, MPI_Fint *ierror)
+{
+    MPI_Comm c_comm = MPI_Comm_fromint(*comm);
+    struct f_wtypes w;
+    if ((*ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+        *ierror = MPI_Neighbor_alltoallw(f_buffer(sendbuf), sendcounts, sdispls, w.send,
+                                         f_buffer(recvbuf), recvcounts, rdispls, w.recv, c_comm);
+    wtypes_free(&w);
+}
+#pragma weak mpi_neighbor_alltoallw_ = pmpi_neighbor_alltoallw_
+
+void pmpi_ineighbor_alltoallw_(const void *sendbuf, const MPI_Fint *sendcounts,
+                               const MPI_Aint *sdispls, const MPI_Fint *sendtypes, void *recvbuf,
+                               const MPI_Fint *recvcounts, const MPI_Aint *rdispls,
+                               const MPI_Fint *recvtypes, const MPI_Fint *comm,
+                               MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Comm c_comm = MPI_Comm_fromint(*comm);
+    MPI_Request c_request = MPI_REQUEST_NULL;
+    struct f_wtypes w;
+    if ((*ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+        *ierror = MPI_Ineighbor_alltoallw(f_buffer(sendbuf), sendcounts, sdispls, w.send,
+                                          f_buffer(recvbuf), recvcounts, rdispls, w.recv,
+                                          c_comm, &c_request);
+    *request = MPI_Request_toint(c_request);
+    wtypes_free(&w);
+}
+#pragma weak mpi_ineighbor_alltoallw_ = pmpi_ineighbor_alltoallw_
+
+void pmpi_neighbor_alltoallw_init_(const void *sendbuf, const MPI_Fint *sendcounts,
+                                   const MPI_Aint *sdispls, const MPI_Fint *sendtypes,
+                                   void *recvbuf, const MPI_Fint *recvcounts,
+                                   const MPI_Aint *rdispls, const MPI_Fint *recvtypes,
+                                   const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                                   MPI_Fint *ierror)
+{
+    MPI_Comm c_comm = MPI_Comm_fromint(*comm);
+    MPI_Request c_request = MPI_REQUEST_NULL;
+    struct f_wtypes w;
+    if ((*ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+        *ierror = MPI_Neighbor_alltoallw_init(f_buffer(sendbuf), sendcounts, sdispls, w.send,
+                                              f_buffer(recvbuf), recvcounts, rdispls, w.recv,
+                                              c_comm, MPI_Info_fromint(*info), &c_request);
+    *request = MPI_Request_toint(c_request);
+    wtypes_free(&w);
+}
+#pragma weak mpi_neighbor_alltoallw_init_ = pmpi_neighbor_alltoallw_init_
 
 void pmpi_cart_create_(const MPI_Fint *comm_old, const MPI_Fint *ndims, const MPI_Fint *dims,
                        const MPI_Fint *periods, const MPI_Fint *reorder, MPI_Fint *comm_cart,

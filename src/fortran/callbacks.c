@@ -1,9 +1,10 @@
-/* callbacks.c - user functions written in Fortran: reduction operators (MPI_Op_create), error
- * handlers (MPI_Comm/Win/File/Session_create_errhandler) and attribute copy/delete functions
- * (MPI_Comm/Type/Win_create_keyval, MPI_Keyval_create), plus the predefined Fortran callbacks
- * (MPI_COMM_NULL_COPY_FN ...). A Fortran routine takes INTEGER handles and LOGICAL flags by
- * reference, so each is reached through a C trampoline that converts; the library's layers
- * only ever see C functions. Records here are never freed: a handle may outlive its creator. */
+/* callbacks.c - user functions written in Fortran: reduction operators (MPI_Op_create),
+ * generalized requests (MPI_Grequest_start), error handlers (MPI_Comm/Win/File/Session_create_
+ * errhandler) and attribute copy/delete functions (MPI_Comm/Type/Win_create_keyval,
+ * MPI_Keyval_create), plus the predefined Fortran callbacks (MPI_COMM_NULL_COPY_FN ...). A
+ * Fortran routine takes INTEGER handles and LOGICAL flags by reference, so each is reached
+ * through a C trampoline that converts; the library's layers only ever see C functions. Keyval
+ * and error handler records are never freed: a handle may outlive its creator. */
 #include <stdlib.h>
 
 #include "coll/op.h"
@@ -116,6 +117,66 @@ void pmpi_op_create_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint
     *op = MPI_Op_toint(c_op);
 }
 #pragma weak mpi_op_create_ = pmpi_op_create_
+
+/* ------------------------------------------------------------------------------------------ */
+/* Generalized requests: the C extra state is a record of the three Fortran routines and the
+ * program's extra state, freed after the program's free routine ran. */
+
+typedef void f_query_function(MPI_Aint *extra_state, MPI_Fint *status, MPI_Fint *ierror);
+typedef void f_free_function(MPI_Aint *extra_state, MPI_Fint *ierror);
+typedef void f_cancel_function(MPI_Aint *extra_state, MPI_Fint *complete, MPI_Fint *ierror);
+
+struct f_grequest {
+    f_query_function *query;
+    f_free_function *free;
+    f_cancel_function *cancel;
+    MPI_Aint extra_state;
+};
+
+static int grequest_query(void *state, MPI_Status *status)
+{
+    struct f_grequest *g = state;
+    MPI_Fint ierror = MPI_SUCCESS;
+    g->query(&g->extra_state, (MPI_Fint *)status, &ierror);
+    return ierror;
+}
+
+static int grequest_free(void *state)
+{
+    struct f_grequest *g = state;
+    MPI_Fint ierror = MPI_SUCCESS;
+    g->free(&g->extra_state, &ierror);
+    free(g);
+    return ierror;
+}
+
+static int grequest_cancel(void *state, int complete)
+{
+    struct f_grequest *g = state;
+    MPI_Fint ierror = MPI_SUCCESS, fcomplete = f_to_logical(complete);
+    g->cancel(&g->extra_state, &fcomplete, &ierror);
+    return ierror;
+}
+
+void pmpi_grequest_start_(f_query_function *query_fn, f_free_function *free_fn,
+                          f_cancel_function *cancel_fn, const MPI_Aint *extra_state,
+                          MPI_Fint *request, MPI_Fint *ierror)
+{
+    MPI_Request c_request = MPI_REQUEST_NULL;
+    struct f_grequest *g = malloc(sizeof(*g));
+    if (!g) {
+        *ierror = MPI_ERR_NO_MEM;
+        return;
+    }
+    *g = (struct f_grequest){query_fn, free_fn, cancel_fn, *extra_state};
+    /* A missing routine reaches the C function as NULL, which it reports. */
+    *ierror = MPI_Grequest_start(query_fn ? grequest_query : NULL, free_fn ? grequest_free : NULL,
+                                 cancel_fn ? grequest_cancel : NULL, g, &c_request);
+    if (*ierror != MPI_SUCCESS)
+        free(g);
+    *request = MPI_Request_toint(c_request);
+}
+#pragma weak mpi_grequest_start_ = pmpi_grequest_start_
 
 /* ------------------------------------------------------------------------------------------ */
 /* Error handlers. The C handler of a Fortran one is a trampoline per object kind; it finds the

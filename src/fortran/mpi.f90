@@ -1988,6 +1988,78 @@ module mpi
             integer :: request
             integer :: ierror
         end subroutine MPI_Neighbor_alltoallv_init
+        subroutine MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, ierror)
+            import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
+            implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+            type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+            integer :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+            integer :: sendtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+            type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+            integer :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+            integer :: recvtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+            integer :: comm
+            integer :: ierror
+        end subroutine MPI_Neighbor_alltoallw
+        subroutine MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, request, ierror)
+            import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
+            implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+            type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+            integer :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+            integer :: sendtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+            type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+            integer :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+            integer :: recvtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+            integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+            integer :: request
+            integer :: ierror
+        end subroutine MPI_Ineighbor_alltoallw
+        subroutine MPI_Neighbor_alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, info, request, ierror)
+            import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
+            implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendbuf
+            type(*), dimension(*) :: sendbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendcounts
+            integer :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND) :: sdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: sendtypes
+            integer :: sendtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvbuf
+            type(*), dimension(*) :: recvbuf
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvcounts
+            integer :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND) :: rdispls(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: recvtypes
+            integer :: recvtypes(*)
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: comm
+            integer :: comm
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: info
+            integer :: info
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: request
+            integer :: request
+            integer :: ierror
+        end subroutine MPI_Neighbor_alltoallw_init
         subroutine MPI_Win_create(base, size, disp_unit, info, comm, win, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none

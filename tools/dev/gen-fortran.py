@@ -51,10 +51,11 @@ HAND = {
     "MPI_Request_get_status_some",
     # arrays.c: arrays of datatype handles, LOGICAL arrays, strings with lengths in/out
     "MPI_Type_create_struct", "MPI_Type_get_contents", "MPI_Alltoallw", "MPI_Ialltoallw",
-    "MPI_Alltoallw_init", "MPI_Cart_create", "MPI_Cart_map", "MPI_Cart_get", "MPI_Cart_sub",
+    "MPI_Alltoallw_init", "MPI_Neighbor_alltoallw", "MPI_Ineighbor_alltoallw",
+    "MPI_Neighbor_alltoallw_init", "MPI_Cart_create", "MPI_Cart_map", "MPI_Cart_get", "MPI_Cart_sub",
     "MPI_Info_get", "MPI_Info_get_string", "MPI_Session_get_nth_pset",
     # callbacks.c: user functions written in Fortran
-    "MPI_Op_create", "MPI_Comm_create_errhandler", "MPI_Win_create_errhandler",
+    "MPI_Op_create", "MPI_Grequest_start", "MPI_Comm_create_errhandler", "MPI_Win_create_errhandler",
     "MPI_File_create_errhandler", "MPI_Session_create_errhandler", "MPI_Comm_create_keyval",
     "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create",
     # attributes.c: attribute values are INTEGER(KIND=MPI_ADDRESS_KIND) numbers
@@ -65,8 +66,7 @@ HAND = {
 # No Fortran binding in MPI-4/5 (C-only conversions and the tool interface), or left out here
 # (README.md "Fortran" lists them).
 NO_BINDING_PATTERNS = [r"_c$", r"^MPI_T_", r"_c2f$", r"_f2c$", r"_toint$", r"_fromint$",
-                       r"^MPI_Status_[cf]2f", r"^MPI_Grequest_start$", r"^MPI_Register_datarep",
-                       r"^MPI_Neighbor_alltoallw", r"^MPI_Ineighbor_alltoallw"]
+                       r"^MPI_Status_[cf]2f", r"^MPI_Register_datarep"]
 
 LOGICAL_IN = {"commute", "reorder"}
 LOGICAL_IN_BY_FUNCTION = {("MPI_Status_set_cancelled", "flag"),
