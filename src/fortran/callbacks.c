@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "coll/op.h"
+#include "core/attr.h"
 #include "fortran/fortran.h"
 
 /* The Fortran routines' interfaces (everything by reference). */
@@ -309,8 +310,8 @@ void pmpi_session_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhan
 
 /* ------------------------------------------------------------------------------------------ */
 /* Attribute callbacks. The keyval's C extra state is a record naming the Fortran routines and
- * the program's own extra state; a Fortran attribute value is a number stored as the C void *
- * (src/fortran/attributes.c), so the trampolines pass it by value. */
+ * the program's own extra state; a keyval made here is marked Fortran in src/core/attr.c, which
+ * then hands the trampolines each value as Fortran sees it (a number) in the C void *. */
 
 struct f_keyval {
     void (*copy)(void);   /* f_copy_function or f_copy_function_int; NULL: predefined */
@@ -459,6 +460,8 @@ void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
     MPI_Comm_delete_attr_function *del = k->delete ? comm_delete_trampoline
                                                    : MPI_COMM_NULL_DELETE_FN;
     *ierror = MPI_Comm_create_keyval(copy, del, keyval, k);
+    if (*ierror == MPI_SUCCESS) /* its callbacks take numbers (src/core/attr.h) */
+        core_keyval_make_fortran(CORE_ATTR_COMM, *keyval);
 }
 #pragma weak mpi_comm_create_keyval_ = pmpi_comm_create_keyval_
 
@@ -477,6 +480,8 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
     MPI_Type_delete_attr_function *del = k->delete ? type_delete_trampoline
                                                    : MPI_TYPE_NULL_DELETE_FN;
     *ierror = MPI_Type_create_keyval(copy, del, keyval, k);
+    if (*ierror == MPI_SUCCESS) /* its callbacks take numbers (src/core/attr.h) */
+        core_keyval_make_fortran(CORE_ATTR_TYPE, *keyval);
 }
 #pragma weak mpi_type_create_keyval_ = pmpi_type_create_keyval_
 
@@ -495,6 +500,8 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
     MPI_Win_delete_attr_function *del = k->delete ? win_delete_trampoline
                                                   : MPI_WIN_NULL_DELETE_FN;
     *ierror = MPI_Win_create_keyval(copy, del, keyval, k);
+    if (*ierror == MPI_SUCCESS) /* its callbacks take numbers (src/core/attr.h) */
+        core_keyval_make_fortran(CORE_ATTR_WIN, *keyval);
 }
 #pragma weak mpi_win_create_keyval_ = pmpi_win_create_keyval_
 
@@ -512,5 +519,7 @@ void pmpi_keyval_create_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fin
                                                      : MPI_NULL_COPY_FN;
     MPI_Delete_function *del = k->delete ? int_delete_trampoline : MPI_NULL_DELETE_FN;
     *ierror = MPI_Keyval_create(copy, del, keyval, k);
+    if (*ierror == MPI_SUCCESS)
+        core_keyval_make_fortran(CORE_ATTR_COMM, *keyval);
 }
 #pragma weak mpi_keyval_create_ = pmpi_keyval_create_
