@@ -64,7 +64,8 @@ void pmpi_get_version_(MPI_Fint *version, MPI_Fint *subversion, MPI_Fint *ierror
 }
 #pragma weak mpi_get_version_ = pmpi_get_version_
 
-void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror, size_t version_len)
+void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror,
+                               size_t version_len)
 {
     char c_version[F_STRING_MAX];
     *ierror = MPI_Get_library_version(c_version, resultlen);
@@ -85,10 +86,12 @@ void pmpi_free_mem_(void *base, MPI_Fint *ierror)
 }
 #pragma weak mpi_free_mem_ = pmpi_free_mem_
 
-void pmpi_session_init_(const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fint *session, MPI_Fint *ierror)
+void pmpi_session_init_(const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fint *session,
+                        MPI_Fint *ierror)
 {
     MPI_Session c_session = MPI_Session_fromint(*session);
-    *ierror = MPI_Session_init(MPI_Info_fromint(*info), MPI_Errhandler_fromint(*errhandler), &c_session);
+    *ierror = MPI_Session_init(MPI_Info_fromint(*info), MPI_Errhandler_fromint(*errhandler),
+                               &c_session);
     *session = MPI_Session_toint(c_session);
 }
 #pragma weak mpi_session_init_ = pmpi_session_init_
@@ -109,13 +112,16 @@ void pmpi_session_get_info_(const MPI_Fint *session, MPI_Fint *info_used, MPI_Fi
 }
 #pragma weak mpi_session_get_info_ = pmpi_session_get_info_
 
-void pmpi_session_get_num_psets_(const MPI_Fint *session, const MPI_Fint *info, MPI_Fint *npset_names, MPI_Fint *ierror)
+void pmpi_session_get_num_psets_(const MPI_Fint *session, const MPI_Fint *info,
+                                 MPI_Fint *npset_names, MPI_Fint *ierror)
 {
-    *ierror = MPI_Session_get_num_psets(MPI_Session_fromint(*session), MPI_Info_fromint(*info), npset_names);
+    *ierror = MPI_Session_get_num_psets(MPI_Session_fromint(*session), MPI_Info_fromint(*info),
+                                        npset_names);
 }
 #pragma weak mpi_session_get_num_psets_ = pmpi_session_get_num_psets_
 
-void pmpi_session_get_pset_info_(const MPI_Fint *session, const char *pset_name, MPI_Fint *info, MPI_Fint *ierror, size_t pset_name_len)
+void pmpi_session_get_pset_info_(const MPI_Fint *session, const char *pset_name, MPI_Fint *info,
+                                 MPI_Fint *ierror, size_t pset_name_len)
 {
     char *c_pset_name = f_string_in(pset_name, pset_name_len);
     MPI_Info c_info = MPI_Info_fromint(*info);
@@ -125,7 +131,8 @@ void pmpi_session_get_pset_info_(const MPI_Fint *session, const char *pset_name,
 }
 #pragma weak mpi_session_get_pset_info_ = pmpi_session_get_pset_info_
 
-void pmpi_group_from_session_pset_(const MPI_Fint *session, const char *pset_name, MPI_Fint *newgroup, MPI_Fint *ierror, size_t pset_name_len)
+void pmpi_group_from_session_pset_(const MPI_Fint *session, const char *pset_name,
+                                   MPI_Fint *newgroup, MPI_Fint *ierror, size_t pset_name_len)
 {
     char *c_pset_name = f_string_in(pset_name, pset_name_len);
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
@@ -135,9 +142,11 @@ void pmpi_group_from_session_pset_(const MPI_Fint *session, const char *pset_nam
 }
 #pragma weak mpi_group_from_session_pset_ = pmpi_group_from_session_pset_
 
-void pmpi_session_set_errhandler_(const MPI_Fint *session, const MPI_Fint *errhandler, MPI_Fint *ierror)
+void pmpi_session_set_errhandler_(const MPI_Fint *session, const MPI_Fint *errhandler,
+                                  MPI_Fint *ierror)
 {
-    *ierror = MPI_Session_set_errhandler(MPI_Session_fromint(*session), MPI_Errhandler_fromint(*errhandler));
+    *ierror = MPI_Session_set_errhandler(MPI_Session_fromint(*session),
+                                         MPI_Errhandler_fromint(*errhandler));
 }
 #pragma weak mpi_session_set_errhandler_ = pmpi_session_set_errhandler_
 
@@ -149,13 +158,15 @@ void pmpi_session_get_errhandler_(const MPI_Fint *session, MPI_Fint *errhandler,
 }
 #pragma weak mpi_session_get_errhandler_ = pmpi_session_get_errhandler_
 
-void pmpi_session_call_errhandler_(const MPI_Fint *session, const MPI_Fint *errorcode, MPI_Fint *ierror)
+void pmpi_session_call_errhandler_(const MPI_Fint *session, const MPI_Fint *errorcode,
+                                   MPI_Fint *ierror)
 {
     *ierror = MPI_Session_call_errhandler(MPI_Session_fromint(*session), *errorcode);
 }
 #pragma weak mpi_session_call_errhandler_ = pmpi_session_call_errhandler_
 
-void pmpi_session_attach_buffer_(const MPI_Fint *session, void *buffer, const MPI_Fint *size, MPI_Fint *ierror)
+void pmpi_session_attach_buffer_(const MPI_Fint *session, void *buffer, const MPI_Fint *size,
+                                 MPI_Fint *ierror)
 {
     *ierror = MPI_Session_attach_buffer(MPI_Session_fromint(*session), f_buffer(buffer), *size);
 }
@@ -203,7 +214,8 @@ void pmpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror)
 }
 #pragma weak mpi_errhandler_free_ = pmpi_errhandler_free_
 
-void pmpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint *resultlen, MPI_Fint *ierror, size_t string_len)
+void pmpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint *resultlen,
+                        MPI_Fint *ierror, size_t string_len)
 {
     char c_string[F_STRING_MAX];
     *ierror = MPI_Error_string(*errorcode, c_string, resultlen);
@@ -230,7 +242,8 @@ void pmpi_add_error_code_(const MPI_Fint *errorclass, MPI_Fint *errorcode, MPI_F
 }
 #pragma weak mpi_add_error_code_ = pmpi_add_error_code_
 
-void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror, size_t string_len)
+void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror,
+                            size_t string_len)
 {
     char *c_string = f_string_in(string, string_len);
     *ierror = MPI_Add_error_string(*errorcode, c_string);
@@ -256,72 +269,96 @@ void pmpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 }
 #pragma weak mpi_remove_error_string_ = pmpi_remove_error_string_
 
-void pmpi_send_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_send_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Send(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Send(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                       MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_send_ = pmpi_send_
 
-void pmpi_recv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_recv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *source,
+                const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_Recv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *source, *tag, MPI_Comm_fromint(*comm), f_status(status));
+    *ierror = MPI_Recv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *source, *tag,
+                       MPI_Comm_fromint(*comm), f_status(status));
 }
 #pragma weak mpi_recv_ = pmpi_recv_
 
-void pmpi_ssend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_ssend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                 const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Ssend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Ssend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                        MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_ssend_ = pmpi_ssend_
 
-void pmpi_rsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_rsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                 const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Rsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Rsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                        MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_rsend_ = pmpi_rsend_
 
-void pmpi_bsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_bsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                 const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Bsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Bsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                        MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_bsend_ = pmpi_bsend_
 
-void pmpi_isend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_isend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                 const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request,
+                 MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Isend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Isend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                        MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_isend_ = pmpi_isend_
 
-void pmpi_issend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_issend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                  const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                  MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Issend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Issend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                         MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_issend_ = pmpi_issend_
 
-void pmpi_irsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_irsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                  const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                  MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Irsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Irsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                         MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_irsend_ = pmpi_irsend_
 
-void pmpi_ibsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ibsend_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                  const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                  MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ibsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ibsend(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                         MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ibsend_ = pmpi_ibsend_
 
-void pmpi_irecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_irecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *source,
+                 const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Irecv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *source, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Irecv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *source, *tag,
+                        MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_irecv_ = pmpi_irecv_
@@ -346,7 +383,8 @@ void pmpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror)
 }
 #pragma weak mpi_buffer_iflush_ = pmpi_buffer_iflush_
 
-void pmpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size, MPI_Fint *ierror)
+void pmpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint *size,
+                              MPI_Fint *ierror)
 {
     *ierror = MPI_Comm_attach_buffer(MPI_Comm_fromint(*comm), f_buffer(buffer), *size);
 }
@@ -366,41 +404,65 @@ void pmpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint 
 }
 #pragma weak mpi_comm_iflush_buffer_ = pmpi_comm_iflush_buffer_
 
-void pmpi_sendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_sendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                    const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf,
+                    const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source,
+                    const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *status,
+                    MPI_Fint *ierror)
 {
-    *ierror = MPI_Sendrecv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), *dest, *sendtag, f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *source, *recvtag, MPI_Comm_fromint(*comm), f_status(status));
+    *ierror = MPI_Sendrecv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), *dest,
+                           *sendtag, f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                           *source, *recvtag, MPI_Comm_fromint(*comm), f_status(status));
 }
 #pragma weak mpi_sendrecv_ = pmpi_sendrecv_
 
-void pmpi_sendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_sendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                            const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source,
+                            const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *status,
+                            MPI_Fint *ierror)
 {
-    *ierror = MPI_Sendrecv_replace(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *sendtag, *source, *recvtag, MPI_Comm_fromint(*comm), f_status(status));
+    *ierror = MPI_Sendrecv_replace(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest,
+                                   *sendtag, *source, *recvtag, MPI_Comm_fromint(*comm),
+                                   f_status(status));
 }
 #pragma weak mpi_sendrecv_replace_ = pmpi_sendrecv_replace_
 
-void pmpi_isendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_isendrecv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                     const MPI_Fint *dest, const MPI_Fint *sendtag, void *recvbuf,
+                     const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *source,
+                     const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request,
+                     MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Isendrecv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), *dest, *sendtag, f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *source, *recvtag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Isendrecv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), *dest,
+                            *sendtag, f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                            *source, *recvtag, MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_isendrecv_ = pmpi_isendrecv_
 
-void pmpi_isendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_isendrecv_replace_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                             const MPI_Fint *dest, const MPI_Fint *sendtag, const MPI_Fint *source,
+                             const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request,
+                             MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Isendrecv_replace(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *sendtag, *source, *recvtag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Isendrecv_replace(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest,
+                                    *sendtag, *source, *recvtag, MPI_Comm_fromint(*comm),
+                                    &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_isendrecv_replace_ = pmpi_isendrecv_replace_
 
-void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
+                 MPI_Fint *status, MPI_Fint *ierror)
 {
     *ierror = MPI_Probe(*source, *tag, MPI_Comm_fromint(*comm), f_status(status));
 }
 #pragma weak mpi_probe_ = pmpi_probe_
 
-void pmpi_iprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_iprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *flag,
+                  MPI_Fint *status, MPI_Fint *ierror)
 {
     int c_flag = 0;
     *ierror = MPI_Iprobe(*source, *tag, MPI_Comm_fromint(*comm), &c_flag, f_status(status));
@@ -408,7 +470,8 @@ void pmpi_iprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *c
 }
 #pragma weak mpi_iprobe_ = pmpi_iprobe_
 
-void pmpi_mprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_mprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
+                  MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     MPI_Message c_message = MPI_Message_fromint(*message);
     *ierror = MPI_Mprobe(*source, *tag, MPI_Comm_fromint(*comm), &c_message, f_status(status));
@@ -416,70 +479,91 @@ void pmpi_mprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *c
 }
 #pragma weak mpi_mprobe_ = pmpi_mprobe_
 
-void pmpi_improbe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_improbe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
+                   MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
     int c_flag = 0;
     MPI_Message c_message = MPI_Message_fromint(*message);
-    *ierror = MPI_Improbe(*source, *tag, MPI_Comm_fromint(*comm), &c_flag, &c_message, f_status(status));
+    *ierror = MPI_Improbe(*source, *tag, MPI_Comm_fromint(*comm), &c_flag, &c_message,
+                          f_status(status));
     *flag = f_to_logical(c_flag);
     *message = MPI_Message_toint(c_message);
 }
 #pragma weak mpi_improbe_ = pmpi_improbe_
 
-void pmpi_mrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_mrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *message,
+                 MPI_Fint *status, MPI_Fint *ierror)
 {
     MPI_Message c_message = MPI_Message_fromint(*message);
-    *ierror = MPI_Mrecv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_message, f_status(status));
+    *ierror = MPI_Mrecv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_message,
+                        f_status(status));
     *message = MPI_Message_toint(c_message);
 }
 #pragma weak mpi_mrecv_ = pmpi_mrecv_
 
-void pmpi_imrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_imrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *message,
+                  MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Message c_message = MPI_Message_fromint(*message);
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Imrecv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_message, &c_request);
+    *ierror = MPI_Imrecv(f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_message,
+                         &c_request);
     *message = MPI_Message_toint(c_message);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_imrecv_ = pmpi_imrecv_
 
-void pmpi_send_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_send_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                     const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                     MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Send_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Send_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                            MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_send_init_ = pmpi_send_init_
 
-void pmpi_bsend_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_bsend_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                      const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Bsend_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Bsend_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                             MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_bsend_init_ = pmpi_bsend_init_
 
-void pmpi_ssend_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ssend_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                      const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ssend_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ssend_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                             MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ssend_init_ = pmpi_ssend_init_
 
-void pmpi_rsend_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_rsend_init_(const void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                      const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Rsend_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Rsend_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *dest, *tag,
+                             MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_rsend_init_ = pmpi_rsend_init_
 
-void pmpi_recv_init_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_recv_init_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                     const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
+                     MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Recv_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *source, *tag, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Recv_init(f_buffer(buf), *count, MPI_Type_fromint(*datatype), *source, *tag,
+                            MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_recv_init_ = pmpi_recv_init_
@@ -492,18 +576,27 @@ void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror)
 }
 #pragma weak mpi_start_ = pmpi_start_
 
-void pmpi_psend_init_(const void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_psend_init_(const void *buf, const MPI_Fint *partitions, const MPI_Count *count,
+                      const MPI_Fint *datatype, const MPI_Fint *dest, const MPI_Fint *tag,
+                      const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                      MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Psend_init(f_buffer(buf), *partitions, *count, MPI_Type_fromint(*datatype), *dest, *tag, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Psend_init(f_buffer(buf), *partitions, *count, MPI_Type_fromint(*datatype), *dest,
+                             *tag, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_psend_init_ = pmpi_psend_init_
 
-void pmpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count, const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_precv_init_(void *buf, const MPI_Fint *partitions, const MPI_Count *count,
+                      const MPI_Fint *datatype, const MPI_Fint *source, const MPI_Fint *tag,
+                      const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                      MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Precv_init(f_buffer(buf), *partitions, *count, MPI_Type_fromint(*datatype), *source, *tag, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Precv_init(f_buffer(buf), *partitions, *count, MPI_Type_fromint(*datatype),
+                             *source, *tag, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info),
+                             &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_precv_init_ = pmpi_precv_init_
@@ -514,19 +607,22 @@ void pmpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *
 }
 #pragma weak mpi_pready_ = pmpi_pready_
 
-void pmpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high, const MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition_high,
+                        const MPI_Fint *request, MPI_Fint *ierror)
 {
     *ierror = MPI_Pready_range(*partition_low, *partition_high, MPI_Request_fromint(*request));
 }
 #pragma weak mpi_pready_range_ = pmpi_pready_range_
 
-void pmpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions, const MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitions,
+                       const MPI_Fint *request, MPI_Fint *ierror)
 {
     *ierror = MPI_Pready_list(*length, array_of_partitions, MPI_Request_fromint(*request));
 }
 #pragma weak mpi_pready_list_ = pmpi_pready_list_
 
-void pmpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag, MPI_Fint *ierror)
+void pmpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag,
+                    MPI_Fint *ierror)
 {
     int c_flag = 0;
     *ierror = MPI_Parrived(MPI_Request_fromint(*request), *partition, &c_flag);
@@ -560,7 +656,8 @@ void pmpi_request_free_(MPI_Fint *request, MPI_Fint *ierror)
 }
 #pragma weak mpi_request_free_ = pmpi_request_free_
 
-void pmpi_request_get_status_(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_request_get_status_(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
+                              MPI_Fint *ierror)
 {
     int c_flag = 0;
     *ierror = MPI_Request_get_status(MPI_Request_fromint(*request), &c_flag, f_status(status));
@@ -584,31 +681,36 @@ void pmpi_test_cancelled_(const MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierr
 }
 #pragma weak mpi_test_cancelled_ = pmpi_test_cancelled_
 
-void pmpi_get_count_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count, MPI_Fint *ierror)
+void pmpi_get_count_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count,
+                     MPI_Fint *ierror)
 {
     *ierror = MPI_Get_count(f_status(status), MPI_Type_fromint(*datatype), count);
 }
 #pragma weak mpi_get_count_ = pmpi_get_count_
 
-void pmpi_get_elements_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count, MPI_Fint *ierror)
+void pmpi_get_elements_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count,
+                        MPI_Fint *ierror)
 {
     *ierror = MPI_Get_elements(f_status(status), MPI_Type_fromint(*datatype), count);
 }
 #pragma weak mpi_get_elements_ = pmpi_get_elements_
 
-void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count, MPI_Fint *ierror)
+void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
+                          MPI_Fint *ierror)
 {
     *ierror = MPI_Get_elements_x(f_status(status), MPI_Type_fromint(*datatype), count);
 }
 #pragma weak mpi_get_elements_x_ = pmpi_get_elements_x_
 
-void pmpi_status_set_elements_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Fint *count, MPI_Fint *ierror)
+void pmpi_status_set_elements_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Fint *count,
+                               MPI_Fint *ierror)
 {
     *ierror = MPI_Status_set_elements(f_status(status), MPI_Type_fromint(*datatype), *count);
 }
 #pragma weak mpi_status_set_elements_ = pmpi_status_set_elements_
 
-void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Count *count, MPI_Fint *ierror)
+void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, const MPI_Count *count,
+                                 MPI_Fint *ierror)
 {
     *ierror = MPI_Status_set_elements_x(f_status(status), MPI_Type_fromint(*datatype), *count);
 }
@@ -680,21 +782,30 @@ void pmpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror)
 }
 #pragma weak mpi_barrier_ = pmpi_barrier_
 
-void pmpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype,
+                 const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Bcast(f_buffer(buffer), *count, MPI_Type_fromint(*datatype), *root, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Bcast(f_buffer(buffer), *count, MPI_Type_fromint(*datatype), *root,
+                        MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_bcast_ = pmpi_bcast_
 
-void pmpi_reduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_reduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                  const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
+                  const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Reduce(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), *root, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Reduce(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype),
+                         MPI_Op_fromint(*op), *root, MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_reduce_ = pmpi_reduce_
 
-void pmpi_allreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_allreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                     const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                     MPI_Fint *ierror)
 {
-    *ierror = MPI_Allreduce(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Allreduce(f_buffer(sendbuf), f_buffer(recvbuf), *count,
+                            MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                            MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_allreduce_ = pmpi_allreduce_
 
@@ -710,13 +821,15 @@ void pmpi_type_size_x_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierr
 }
 #pragma weak mpi_type_size_x_ = pmpi_type_size_x_
 
-void pmpi_type_get_extent_(const MPI_Fint *datatype, MPI_Aint *lb, MPI_Aint *extent, MPI_Fint *ierror)
+void pmpi_type_get_extent_(const MPI_Fint *datatype, MPI_Aint *lb, MPI_Aint *extent,
+                           MPI_Fint *ierror)
 {
     *ierror = MPI_Type_get_extent(MPI_Type_fromint(*datatype), lb, extent);
 }
 #pragma weak mpi_type_get_extent_ = pmpi_type_get_extent_
 
-void pmpi_type_contiguous_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_contiguous_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_Fint *newtype,
+                           MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
     *ierror = MPI_Type_contiguous(*count, MPI_Type_fromint(*oldtype), &c_newtype);
@@ -724,71 +837,99 @@ void pmpi_type_contiguous_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_F
 }
 #pragma weak mpi_type_contiguous_ = pmpi_type_contiguous_
 
-void pmpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_vector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *stride,
+                       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_vector(*count, *blocklength, *stride, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_vector(*count, *blocklength, *stride, MPI_Type_fromint(*oldtype),
+                              &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_vector_ = pmpi_type_vector_
 
-void pmpi_type_create_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_hvector_(const MPI_Fint *count, const MPI_Fint *blocklength,
+                               const MPI_Aint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype,
+                               MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_create_hvector(*count, *blocklength, *stride, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_create_hvector(*count, *blocklength, *stride, MPI_Type_fromint(*oldtype),
+                                      &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_create_hvector_ = pmpi_type_create_hvector_
 
-void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_indexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths,
+                        const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype,
+                        MPI_Fint *newtype, MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_indexed(*count, array_of_blocklengths, array_of_displacements,
+                               MPI_Type_fromint(*oldtype), &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_indexed_ = pmpi_type_indexed_
 
-void pmpi_type_create_hindexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths, const MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_hindexed_(const MPI_Fint *count, const MPI_Fint *array_of_blocklengths,
+                                const MPI_Aint *array_of_displacements, const MPI_Fint *oldtype,
+                                MPI_Fint *newtype, MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_create_hindexed(*count, array_of_blocklengths, array_of_displacements,
+                                       MPI_Type_fromint(*oldtype), &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_create_hindexed_ = pmpi_type_create_hindexed_
 
-void pmpi_type_create_indexed_block_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_indexed_block_(const MPI_Fint *count, const MPI_Fint *blocklength,
+                                     const MPI_Fint *array_of_displacements,
+                                     const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_create_indexed_block(*count, *blocklength, array_of_displacements, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_create_indexed_block(*count, *blocklength, array_of_displacements,
+                                            MPI_Type_fromint(*oldtype), &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_create_indexed_block_ = pmpi_type_create_indexed_block_
 
-void pmpi_type_create_hindexed_block_(const MPI_Fint *count, const MPI_Fint *blocklength, const MPI_Aint *array_of_displacements, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_hindexed_block_(const MPI_Fint *count, const MPI_Fint *blocklength,
+                                      const MPI_Aint *array_of_displacements,
+                                      const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_create_hindexed_block(*count, *blocklength, array_of_displacements, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_create_hindexed_block(*count, *blocklength, array_of_displacements,
+                                             MPI_Type_fromint(*oldtype), &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_create_hindexed_block_ = pmpi_type_create_hindexed_block_
 
-void pmpi_type_create_subarray_(const MPI_Fint *ndims, const MPI_Fint *array_of_sizes, const MPI_Fint *array_of_subsizes, const MPI_Fint *array_of_starts, const MPI_Fint *order, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_subarray_(const MPI_Fint *ndims, const MPI_Fint *array_of_sizes,
+                                const MPI_Fint *array_of_subsizes, const MPI_Fint *array_of_starts,
+                                const MPI_Fint *order, const MPI_Fint *oldtype, MPI_Fint *newtype,
+                                MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_create_subarray(*ndims, array_of_sizes, array_of_subsizes, array_of_starts, *order, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_create_subarray(*ndims, array_of_sizes, array_of_subsizes, array_of_starts,
+                                       *order, MPI_Type_fromint(*oldtype), &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_create_subarray_ = pmpi_type_create_subarray_
 
-void pmpi_type_create_darray_(const MPI_Fint *size, const MPI_Fint *rank, const MPI_Fint *ndims, const MPI_Fint *array_of_gsizes, const MPI_Fint *array_of_distribs, const MPI_Fint *array_of_dargs, const MPI_Fint *array_of_psizes, const MPI_Fint *order, const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_darray_(const MPI_Fint *size, const MPI_Fint *rank, const MPI_Fint *ndims,
+                              const MPI_Fint *array_of_gsizes, const MPI_Fint *array_of_distribs,
+                              const MPI_Fint *array_of_dargs, const MPI_Fint *array_of_psizes,
+                              const MPI_Fint *order, const MPI_Fint *oldtype, MPI_Fint *newtype,
+                              MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
-    *ierror = MPI_Type_create_darray(*size, *rank, *ndims, array_of_gsizes, array_of_distribs, array_of_dargs, array_of_psizes, *order, MPI_Type_fromint(*oldtype), &c_newtype);
+    *ierror = MPI_Type_create_darray(*size, *rank, *ndims, array_of_gsizes, array_of_distribs,
+                                     array_of_dargs, array_of_psizes, *order,
+                                     MPI_Type_fromint(*oldtype), &c_newtype);
     *newtype = MPI_Type_toint(c_newtype);
 }
 #pragma weak mpi_type_create_darray_ = pmpi_type_create_darray_
 
-void pmpi_type_create_resized_(const MPI_Fint *oldtype, const MPI_Aint *lb, const MPI_Aint *extent, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_resized_(const MPI_Fint *oldtype, const MPI_Aint *lb, const MPI_Aint *extent,
+                               MPI_Fint *newtype, MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
     *ierror = MPI_Type_create_resized(MPI_Type_fromint(*oldtype), *lb, *extent, &c_newtype);
@@ -820,31 +961,38 @@ void pmpi_type_free_(MPI_Fint *datatype, MPI_Fint *ierror)
 }
 #pragma weak mpi_type_free_ = pmpi_type_free_
 
-void pmpi_type_get_extent_x_(const MPI_Fint *datatype, MPI_Count *lb, MPI_Count *extent, MPI_Fint *ierror)
+void pmpi_type_get_extent_x_(const MPI_Fint *datatype, MPI_Count *lb, MPI_Count *extent,
+                             MPI_Fint *ierror)
 {
     *ierror = MPI_Type_get_extent_x(MPI_Type_fromint(*datatype), lb, extent);
 }
 #pragma weak mpi_type_get_extent_x_ = pmpi_type_get_extent_x_
 
-void pmpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_lb, MPI_Aint *true_extent, MPI_Fint *ierror)
+void pmpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_lb, MPI_Aint *true_extent,
+                                MPI_Fint *ierror)
 {
     *ierror = MPI_Type_get_true_extent(MPI_Type_fromint(*datatype), true_lb, true_extent);
 }
 #pragma weak mpi_type_get_true_extent_ = pmpi_type_get_true_extent_
 
-void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb, MPI_Count *true_extent, MPI_Fint *ierror)
+void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb,
+                                  MPI_Count *true_extent, MPI_Fint *ierror)
 {
     *ierror = MPI_Type_get_true_extent_x(MPI_Type_fromint(*datatype), true_lb, true_extent);
 }
 #pragma weak mpi_type_get_true_extent_x_ = pmpi_type_get_true_extent_x_
 
-void pmpi_type_get_envelope_(const MPI_Fint *datatype, MPI_Fint *num_integers, MPI_Fint *num_addresses, MPI_Fint *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierror)
+void pmpi_type_get_envelope_(const MPI_Fint *datatype, MPI_Fint *num_integers,
+                             MPI_Fint *num_addresses, MPI_Fint *num_datatypes, MPI_Fint *combiner,
+                             MPI_Fint *ierror)
 {
-    *ierror = MPI_Type_get_envelope(MPI_Type_fromint(*datatype), num_integers, num_addresses, num_datatypes, combiner);
+    *ierror = MPI_Type_get_envelope(MPI_Type_fromint(*datatype), num_integers, num_addresses,
+                                    num_datatypes, combiner);
 }
 #pragma weak mpi_type_get_envelope_ = pmpi_type_get_envelope_
 
-void pmpi_type_get_name_(const MPI_Fint *datatype, char *type_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t type_name_len)
+void pmpi_type_get_name_(const MPI_Fint *datatype, char *type_name, MPI_Fint *resultlen,
+                         MPI_Fint *ierror, size_t type_name_len)
 {
     char c_type_name[F_STRING_MAX];
     *ierror = MPI_Type_get_name(MPI_Type_fromint(*datatype), c_type_name, resultlen);
@@ -853,7 +1001,8 @@ void pmpi_type_get_name_(const MPI_Fint *datatype, char *type_name, MPI_Fint *re
 }
 #pragma weak mpi_type_get_name_ = pmpi_type_get_name_
 
-void pmpi_type_set_name_(const MPI_Fint *datatype, const char *type_name, MPI_Fint *ierror, size_t type_name_len)
+void pmpi_type_set_name_(const MPI_Fint *datatype, const char *type_name, MPI_Fint *ierror,
+                         size_t type_name_len)
 {
     char *c_type_name = f_string_in(type_name, type_name_len);
     *ierror = MPI_Type_set_name(MPI_Type_fromint(*datatype), c_type_name);
@@ -861,7 +1010,8 @@ void pmpi_type_set_name_(const MPI_Fint *datatype, const char *type_name, MPI_Fi
 }
 #pragma weak mpi_type_set_name_ = pmpi_type_set_name_
 
-void pmpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *datatype,
+                           MPI_Fint *ierror)
 {
     MPI_Datatype c_datatype = MPI_Type_fromint(*datatype);
     *ierror = MPI_Type_match_size(*typeclass, *size, &c_datatype);
@@ -877,7 +1027,8 @@ void pmpi_type_create_f90_integer_(const MPI_Fint *r, MPI_Fint *newtype, MPI_Fin
 }
 #pragma weak mpi_type_create_f90_integer_ = pmpi_type_create_f90_integer_
 
-void pmpi_type_create_f90_real_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_f90_real_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype,
+                                MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
     *ierror = MPI_Type_create_f90_real(*p, *r, &c_newtype);
@@ -885,7 +1036,8 @@ void pmpi_type_create_f90_real_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *
 }
 #pragma weak mpi_type_create_f90_real_ = pmpi_type_create_f90_real_
 
-void pmpi_type_create_f90_complex_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror)
+void pmpi_type_create_f90_complex_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype,
+                                   MPI_Fint *ierror)
 {
     MPI_Datatype c_newtype = MPI_Type_fromint(*newtype);
     *ierror = MPI_Type_create_f90_complex(*p, *r, &c_newtype);
@@ -893,49 +1045,65 @@ void pmpi_type_create_f90_complex_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fin
 }
 #pragma weak mpi_type_create_f90_complex_ = pmpi_type_create_f90_complex_
 
-void pmpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type, MPI_Fint *pair_type, MPI_Fint *ierror)
+void pmpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *index_type,
+                                MPI_Fint *pair_type, MPI_Fint *ierror)
 {
     MPI_Datatype c_pair_type = MPI_Type_fromint(*pair_type);
-    *ierror = MPI_Type_get_value_index(MPI_Type_fromint(*value_type), MPI_Type_fromint(*index_type), &c_pair_type);
+    *ierror = MPI_Type_get_value_index(MPI_Type_fromint(*value_type), MPI_Type_fromint(*index_type),
+                                       &c_pair_type);
     *pair_type = MPI_Type_toint(c_pair_type);
 }
 #pragma weak mpi_type_get_value_index_ = pmpi_type_get_value_index_
 
-void pmpi_pack_(const void *inbuf, const MPI_Fint *incount, const MPI_Fint *datatype, void *outbuf, const MPI_Fint *outsize, MPI_Fint *position, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_pack_(const void *inbuf, const MPI_Fint *incount, const MPI_Fint *datatype, void *outbuf,
+                const MPI_Fint *outsize, MPI_Fint *position, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Pack(f_buffer(inbuf), *incount, MPI_Type_fromint(*datatype), f_buffer(outbuf), *outsize, position, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Pack(f_buffer(inbuf), *incount, MPI_Type_fromint(*datatype), f_buffer(outbuf),
+                       *outsize, position, MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_pack_ = pmpi_pack_
 
-void pmpi_unpack_(const void *inbuf, const MPI_Fint *insize, MPI_Fint *position, void *outbuf, const MPI_Fint *outcount, const MPI_Fint *datatype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_unpack_(const void *inbuf, const MPI_Fint *insize, MPI_Fint *position, void *outbuf,
+                  const MPI_Fint *outcount, const MPI_Fint *datatype, const MPI_Fint *comm,
+                  MPI_Fint *ierror)
 {
-    *ierror = MPI_Unpack(f_buffer(inbuf), *insize, position, f_buffer(outbuf), *outcount, MPI_Type_fromint(*datatype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Unpack(f_buffer(inbuf), *insize, position, f_buffer(outbuf), *outcount,
+                         MPI_Type_fromint(*datatype), MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_unpack_ = pmpi_unpack_
 
-void pmpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror)
+void pmpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm,
+                     MPI_Fint *size, MPI_Fint *ierror)
 {
     *ierror = MPI_Pack_size(*incount, MPI_Type_fromint(*datatype), MPI_Comm_fromint(*comm), size);
 }
 #pragma weak mpi_pack_size_ = pmpi_pack_size_
 
-void pmpi_pack_external_(const char *datarep, const void *inbuf, const MPI_Fint *incount, const MPI_Fint *datatype, void *outbuf, const MPI_Aint *outsize, MPI_Aint *position, MPI_Fint *ierror, size_t datarep_len)
+void pmpi_pack_external_(const char *datarep, const void *inbuf, const MPI_Fint *incount,
+                         const MPI_Fint *datatype, void *outbuf, const MPI_Aint *outsize,
+                         MPI_Aint *position, MPI_Fint *ierror, size_t datarep_len)
 {
     char *c_datarep = f_string_in(datarep, datarep_len);
-    *ierror = MPI_Pack_external(c_datarep, f_buffer(inbuf), *incount, MPI_Type_fromint(*datatype), f_buffer(outbuf), *outsize, position);
+    *ierror = MPI_Pack_external(c_datarep, f_buffer(inbuf), *incount, MPI_Type_fromint(*datatype),
+                                f_buffer(outbuf), *outsize, position);
     free(c_datarep);
 }
 #pragma weak mpi_pack_external_ = pmpi_pack_external_
 
-void pmpi_unpack_external_(const char *datarep, const void *inbuf, const MPI_Aint *insize, MPI_Aint *position, void *outbuf, const MPI_Fint *outcount, const MPI_Fint *datatype, MPI_Fint *ierror, size_t datarep_len)
+void pmpi_unpack_external_(const char *datarep, const void *inbuf, const MPI_Aint *insize,
+                           MPI_Aint *position, void *outbuf, const MPI_Fint *outcount,
+                           const MPI_Fint *datatype, MPI_Fint *ierror, size_t datarep_len)
 {
     char *c_datarep = f_string_in(datarep, datarep_len);
-    *ierror = MPI_Unpack_external(c_datarep, f_buffer(inbuf), *insize, position, f_buffer(outbuf), *outcount, MPI_Type_fromint(*datatype));
+    *ierror = MPI_Unpack_external(c_datarep, f_buffer(inbuf), *insize, position, f_buffer(outbuf),
+                                  *outcount, MPI_Type_fromint(*datatype));
     free(c_datarep);
 }
 #pragma weak mpi_unpack_external_ = pmpi_unpack_external_
 
-void pmpi_pack_external_size_(const char *datarep, const MPI_Fint *incount, const MPI_Fint *datatype, MPI_Aint *size, MPI_Fint *ierror, size_t datarep_len)
+void pmpi_pack_external_size_(const char *datarep, const MPI_Fint *incount,
+                              const MPI_Fint *datatype, MPI_Aint *size, MPI_Fint *ierror,
+                              size_t datarep_len)
 {
     char *c_datarep = f_string_in(datarep, datarep_len);
     *ierror = MPI_Pack_external_size(c_datarep, *incount, MPI_Type_fromint(*datatype), size);
@@ -957,7 +1125,8 @@ void pmpi_comm_dup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror)
 }
 #pragma weak mpi_comm_dup_ = pmpi_comm_dup_
 
-void pmpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror)
+void pmpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
+                              MPI_Fint *ierror)
 {
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
     *ierror = MPI_Comm_dup_with_info(MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_newcomm);
@@ -975,17 +1144,20 @@ void pmpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
 }
 #pragma weak mpi_comm_idup_ = pmpi_comm_idup_
 
-void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
+                               MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Comm_idup_with_info(MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_newcomm, &c_request);
+    *ierror = MPI_Comm_idup_with_info(MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_newcomm,
+                                      &c_request);
     *newcomm = MPI_Comm_toint(c_newcomm);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_comm_idup_with_info_ = pmpi_comm_idup_with_info_
 
-void pmpi_comm_split_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fint *key, MPI_Fint *newcomm, MPI_Fint *ierror)
+void pmpi_comm_split_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fint *key,
+                      MPI_Fint *newcomm, MPI_Fint *ierror)
 {
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
     *ierror = MPI_Comm_split(MPI_Comm_fromint(*comm), *color, *key, &c_newcomm);
@@ -993,15 +1165,18 @@ void pmpi_comm_split_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fin
 }
 #pragma weak mpi_comm_split_ = pmpi_comm_split_
 
-void pmpi_comm_split_type_(const MPI_Fint *comm, const MPI_Fint *split_type, const MPI_Fint *key, const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror)
+void pmpi_comm_split_type_(const MPI_Fint *comm, const MPI_Fint *split_type, const MPI_Fint *key,
+                           const MPI_Fint *info, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
-    *ierror = MPI_Comm_split_type(MPI_Comm_fromint(*comm), *split_type, *key, MPI_Info_fromint(*info), &c_newcomm);
+    *ierror = MPI_Comm_split_type(MPI_Comm_fromint(*comm), *split_type, *key,
+                                  MPI_Info_fromint(*info), &c_newcomm);
     *newcomm = MPI_Comm_toint(c_newcomm);
 }
 #pragma weak mpi_comm_split_type_ = pmpi_comm_split_type_
 
-void pmpi_comm_create_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *newcomm, MPI_Fint *ierror)
+void pmpi_comm_create_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *newcomm,
+                       MPI_Fint *ierror)
 {
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
     *ierror = MPI_Comm_create(MPI_Comm_fromint(*comm), MPI_Group_fromint(*group), &c_newcomm);
@@ -1009,10 +1184,12 @@ void pmpi_comm_create_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *ne
 }
 #pragma weak mpi_comm_create_ = pmpi_comm_create_
 
-void pmpi_comm_create_group_(const MPI_Fint *comm, const MPI_Fint *group, const MPI_Fint *tag, MPI_Fint *newcomm, MPI_Fint *ierror)
+void pmpi_comm_create_group_(const MPI_Fint *comm, const MPI_Fint *group, const MPI_Fint *tag,
+                             MPI_Fint *newcomm, MPI_Fint *ierror)
 {
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
-    *ierror = MPI_Comm_create_group(MPI_Comm_fromint(*comm), MPI_Group_fromint(*group), *tag, &c_newcomm);
+    *ierror = MPI_Comm_create_group(MPI_Comm_fromint(*comm), MPI_Group_fromint(*group), *tag,
+                                    &c_newcomm);
     *newcomm = MPI_Comm_toint(c_newcomm);
 }
 #pragma weak mpi_comm_create_group_ = pmpi_comm_create_group_
@@ -1033,13 +1210,15 @@ void pmpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror)
 }
 #pragma weak mpi_comm_disconnect_ = pmpi_comm_disconnect_
 
-void pmpi_comm_compare_(const MPI_Fint *comm1, const MPI_Fint *comm2, MPI_Fint *result, MPI_Fint *ierror)
+void pmpi_comm_compare_(const MPI_Fint *comm1, const MPI_Fint *comm2, MPI_Fint *result,
+                        MPI_Fint *ierror)
 {
     *ierror = MPI_Comm_compare(MPI_Comm_fromint(*comm1), MPI_Comm_fromint(*comm2), result);
 }
 #pragma weak mpi_comm_compare_ = pmpi_comm_compare_
 
-void pmpi_comm_set_name_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *ierror, size_t comm_name_len)
+void pmpi_comm_set_name_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *ierror,
+                         size_t comm_name_len)
 {
     char *c_comm_name = f_string_in(comm_name, comm_name_len);
     *ierror = MPI_Comm_set_name(MPI_Comm_fromint(*comm), c_comm_name);
@@ -1047,7 +1226,8 @@ void pmpi_comm_set_name_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *
 }
 #pragma weak mpi_comm_set_name_ = pmpi_comm_set_name_
 
-void pmpi_comm_get_name_(const MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t comm_name_len)
+void pmpi_comm_get_name_(const MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen,
+                         MPI_Fint *ierror, size_t comm_name_len)
 {
     char c_comm_name[F_STRING_MAX];
     *ierror = MPI_Comm_get_name(MPI_Comm_fromint(*comm), c_comm_name, resultlen);
@@ -1086,35 +1266,52 @@ void pmpi_comm_group_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 }
 #pragma weak mpi_comm_group_ = pmpi_comm_group_
 
-void pmpi_intercomm_create_(const MPI_Fint *local_comm, const MPI_Fint *local_leader, const MPI_Fint *peer_comm, const MPI_Fint *remote_leader, const MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror)
+void pmpi_intercomm_create_(const MPI_Fint *local_comm, const MPI_Fint *local_leader,
+                            const MPI_Fint *peer_comm, const MPI_Fint *remote_leader,
+                            const MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror)
 {
     MPI_Comm c_newintercomm = MPI_Comm_fromint(*newintercomm);
-    *ierror = MPI_Intercomm_create(MPI_Comm_fromint(*local_comm), *local_leader, MPI_Comm_fromint(*peer_comm), *remote_leader, *tag, &c_newintercomm);
+    *ierror = MPI_Intercomm_create(MPI_Comm_fromint(*local_comm), *local_leader,
+                                   MPI_Comm_fromint(*peer_comm), *remote_leader, *tag,
+                                   &c_newintercomm);
     *newintercomm = MPI_Comm_toint(c_newintercomm);
 }
 #pragma weak mpi_intercomm_create_ = pmpi_intercomm_create_
 
-void pmpi_comm_create_from_group_(const MPI_Fint *group, const char *stringtag, const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len)
+void pmpi_comm_create_from_group_(const MPI_Fint *group, const char *stringtag,
+                                  const MPI_Fint *info, const MPI_Fint *errhandler,
+                                  MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len)
 {
     char *c_stringtag = f_string_in(stringtag, stringtag_len);
     MPI_Comm c_newcomm = MPI_Comm_fromint(*newcomm);
-    *ierror = MPI_Comm_create_from_group(MPI_Group_fromint(*group), c_stringtag, MPI_Info_fromint(*info), MPI_Errhandler_fromint(*errhandler), &c_newcomm);
+    *ierror = MPI_Comm_create_from_group(MPI_Group_fromint(*group), c_stringtag,
+                                         MPI_Info_fromint(*info),
+                                         MPI_Errhandler_fromint(*errhandler), &c_newcomm);
     free(c_stringtag);
     *newcomm = MPI_Comm_toint(c_newcomm);
 }
 #pragma weak mpi_comm_create_from_group_ = pmpi_comm_create_from_group_
 
-void pmpi_intercomm_create_from_groups_(const MPI_Fint *local_group, const MPI_Fint *local_leader, const MPI_Fint *remote_group, const MPI_Fint *remote_leader, const char *stringtag, const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fint *newintercomm, MPI_Fint *ierror, size_t stringtag_len)
+void pmpi_intercomm_create_from_groups_(const MPI_Fint *local_group, const MPI_Fint *local_leader,
+                                        const MPI_Fint *remote_group, const MPI_Fint *remote_leader,
+                                        const char *stringtag, const MPI_Fint *info,
+                                        const MPI_Fint *errhandler, MPI_Fint *newintercomm,
+                                        MPI_Fint *ierror, size_t stringtag_len)
 {
     char *c_stringtag = f_string_in(stringtag, stringtag_len);
     MPI_Comm c_newintercomm = MPI_Comm_fromint(*newintercomm);
-    *ierror = MPI_Intercomm_create_from_groups(MPI_Group_fromint(*local_group), *local_leader, MPI_Group_fromint(*remote_group), *remote_leader, c_stringtag, MPI_Info_fromint(*info), MPI_Errhandler_fromint(*errhandler), &c_newintercomm);
+    *ierror = MPI_Intercomm_create_from_groups(MPI_Group_fromint(*local_group), *local_leader,
+                                               MPI_Group_fromint(*remote_group), *remote_leader,
+                                               c_stringtag, MPI_Info_fromint(*info),
+                                               MPI_Errhandler_fromint(*errhandler),
+                                               &c_newintercomm);
     free(c_stringtag);
     *newintercomm = MPI_Comm_toint(c_newintercomm);
 }
 #pragma weak mpi_intercomm_create_from_groups_ = pmpi_intercomm_create_from_groups_
 
-void pmpi_intercomm_merge_(const MPI_Fint *intercomm, const MPI_Fint *high, MPI_Fint *newintracomm, MPI_Fint *ierror)
+void pmpi_intercomm_merge_(const MPI_Fint *intercomm, const MPI_Fint *high, MPI_Fint *newintracomm,
+                           MPI_Fint *ierror)
 {
     MPI_Comm c_newintracomm = MPI_Comm_fromint(*newintracomm);
     *ierror = MPI_Intercomm_merge(MPI_Comm_fromint(*intercomm), *high, &c_newintracomm);
@@ -1156,19 +1353,23 @@ void pmpi_group_rank_(const MPI_Fint *group, MPI_Fint *rank, MPI_Fint *ierror)
 }
 #pragma weak mpi_group_rank_ = pmpi_group_rank_
 
-void pmpi_group_translate_ranks_(const MPI_Fint *group1, const MPI_Fint *n, const MPI_Fint *ranks1, const MPI_Fint *group2, MPI_Fint *ranks2, MPI_Fint *ierror)
+void pmpi_group_translate_ranks_(const MPI_Fint *group1, const MPI_Fint *n, const MPI_Fint *ranks1,
+                                 const MPI_Fint *group2, MPI_Fint *ranks2, MPI_Fint *ierror)
 {
-    *ierror = MPI_Group_translate_ranks(MPI_Group_fromint(*group1), *n, ranks1, MPI_Group_fromint(*group2), ranks2);
+    *ierror = MPI_Group_translate_ranks(MPI_Group_fromint(*group1), *n, ranks1,
+                                        MPI_Group_fromint(*group2), ranks2);
 }
 #pragma weak mpi_group_translate_ranks_ = pmpi_group_translate_ranks_
 
-void pmpi_group_compare_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *result, MPI_Fint *ierror)
+void pmpi_group_compare_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *result,
+                         MPI_Fint *ierror)
 {
     *ierror = MPI_Group_compare(MPI_Group_fromint(*group1), MPI_Group_fromint(*group2), result);
 }
 #pragma weak mpi_group_compare_ = pmpi_group_compare_
 
-void pmpi_group_union_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_union_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
+                       MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
     *ierror = MPI_Group_union(MPI_Group_fromint(*group1), MPI_Group_fromint(*group2), &c_newgroup);
@@ -1176,23 +1377,28 @@ void pmpi_group_union_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint 
 }
 #pragma weak mpi_group_union_ = pmpi_group_union_
 
-void pmpi_group_intersection_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_intersection_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
+                              MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
-    *ierror = MPI_Group_intersection(MPI_Group_fromint(*group1), MPI_Group_fromint(*group2), &c_newgroup);
+    *ierror = MPI_Group_intersection(MPI_Group_fromint(*group1), MPI_Group_fromint(*group2),
+                                     &c_newgroup);
     *newgroup = MPI_Group_toint(c_newgroup);
 }
 #pragma weak mpi_group_intersection_ = pmpi_group_intersection_
 
-void pmpi_group_difference_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_difference_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
+                            MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
-    *ierror = MPI_Group_difference(MPI_Group_fromint(*group1), MPI_Group_fromint(*group2), &c_newgroup);
+    *ierror = MPI_Group_difference(MPI_Group_fromint(*group1), MPI_Group_fromint(*group2),
+                                   &c_newgroup);
     *newgroup = MPI_Group_toint(c_newgroup);
 }
 #pragma weak mpi_group_difference_ = pmpi_group_difference_
 
-void pmpi_group_incl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_incl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks,
+                      MPI_Fint *newgroup, MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
     *ierror = MPI_Group_incl(MPI_Group_fromint(*group), *n, ranks, &c_newgroup);
@@ -1200,7 +1406,8 @@ void pmpi_group_incl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *
 }
 #pragma weak mpi_group_incl_ = pmpi_group_incl_
 
-void pmpi_group_excl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks, MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_excl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks,
+                      MPI_Fint *newgroup, MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
     *ierror = MPI_Group_excl(MPI_Group_fromint(*group), *n, ranks, &c_newgroup);
@@ -1208,7 +1415,8 @@ void pmpi_group_excl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *
 }
 #pragma weak mpi_group_excl_ = pmpi_group_excl_
 
-void pmpi_group_range_incl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3], MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_range_incl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3],
+                            MPI_Fint *newgroup, MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
     *ierror = MPI_Group_range_incl(MPI_Group_fromint(*group), *n, ranges, &c_newgroup);
@@ -1216,7 +1424,8 @@ void pmpi_group_range_incl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint r
 }
 #pragma weak mpi_group_range_incl_ = pmpi_group_range_incl_
 
-void pmpi_group_range_excl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3], MPI_Fint *newgroup, MPI_Fint *ierror)
+void pmpi_group_range_excl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3],
+                            MPI_Fint *newgroup, MPI_Fint *ierror)
 {
     MPI_Group c_newgroup = MPI_Group_fromint(*newgroup);
     *ierror = MPI_Group_range_excl(MPI_Group_fromint(*group), *n, ranges, &c_newgroup);
@@ -1282,7 +1491,8 @@ void pmpi_info_create_(MPI_Fint *info, MPI_Fint *ierror)
 }
 #pragma weak mpi_info_create_ = pmpi_info_create_
 
-void pmpi_info_set_(const MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierror, size_t key_len, size_t value_len)
+void pmpi_info_set_(const MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierror,
+                    size_t key_len, size_t value_len)
 {
     char *c_key = f_info_string_in(key, key_len);
     char *c_value = f_info_string_in(value, value_len);
@@ -1300,7 +1510,8 @@ void pmpi_info_delete_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, 
 }
 #pragma weak mpi_info_delete_ = pmpi_info_delete_
 
-void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
+void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen,
+                             MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
     char *c_key = f_info_string_in(key, key_len);
     int c_flag = 0;
@@ -1316,7 +1527,8 @@ void pmpi_info_get_nkeys_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint *ierro
 }
 #pragma weak mpi_info_get_nkeys_ = pmpi_info_get_nkeys_
 
-void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror, size_t key_len)
+void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror,
+                           size_t key_len)
 {
     char c_key[F_STRING_MAX];
     *ierror = MPI_Info_get_nthkey(MPI_Info_fromint(*info), *n, c_key);
@@ -1389,33 +1601,40 @@ void pmpi_cart_rank_(const MPI_Fint *comm, const MPI_Fint *coords, MPI_Fint *ran
 }
 #pragma weak mpi_cart_rank_ = pmpi_cart_rank_
 
-void pmpi_cart_coords_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fint *maxdims, MPI_Fint *coords, MPI_Fint *ierror)
+void pmpi_cart_coords_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fint *maxdims,
+                       MPI_Fint *coords, MPI_Fint *ierror)
 {
     *ierror = MPI_Cart_coords(MPI_Comm_fromint(*comm), *rank, *maxdims, coords);
 }
 #pragma weak mpi_cart_coords_ = pmpi_cart_coords_
 
-void pmpi_cart_shift_(const MPI_Fint *comm, const MPI_Fint *direction, const MPI_Fint *disp, MPI_Fint *rank_source, MPI_Fint *rank_dest, MPI_Fint *ierror)
+void pmpi_cart_shift_(const MPI_Fint *comm, const MPI_Fint *direction, const MPI_Fint *disp,
+                      MPI_Fint *rank_source, MPI_Fint *rank_dest, MPI_Fint *ierror)
 {
     *ierror = MPI_Cart_shift(MPI_Comm_fromint(*comm), *direction, *disp, rank_source, rank_dest);
 }
 #pragma weak mpi_cart_shift_ = pmpi_cart_shift_
 
-void pmpi_dims_create_(const MPI_Fint *nnodes, const MPI_Fint *ndims, MPI_Fint *dims, MPI_Fint *ierror)
+void pmpi_dims_create_(const MPI_Fint *nnodes, const MPI_Fint *ndims, MPI_Fint *dims,
+                       MPI_Fint *ierror)
 {
     *ierror = MPI_Dims_create(*nnodes, *ndims, dims);
 }
 #pragma weak mpi_dims_create_ = pmpi_dims_create_
 
-void pmpi_graph_create_(const MPI_Fint *comm_old, const MPI_Fint *nnodes, const MPI_Fint *index, const MPI_Fint *edges, const MPI_Fint *reorder, MPI_Fint *comm_graph, MPI_Fint *ierror)
+void pmpi_graph_create_(const MPI_Fint *comm_old, const MPI_Fint *nnodes, const MPI_Fint *index,
+                        const MPI_Fint *edges, const MPI_Fint *reorder, MPI_Fint *comm_graph,
+                        MPI_Fint *ierror)
 {
     MPI_Comm c_comm_graph = MPI_Comm_fromint(*comm_graph);
-    *ierror = MPI_Graph_create(MPI_Comm_fromint(*comm_old), *nnodes, index, edges, f_logical_in(*reorder), &c_comm_graph);
+    *ierror = MPI_Graph_create(MPI_Comm_fromint(*comm_old), *nnodes, index, edges,
+                               f_logical_in(*reorder), &c_comm_graph);
     *comm_graph = MPI_Comm_toint(c_comm_graph);
 }
 #pragma weak mpi_graph_create_ = pmpi_graph_create_
 
-void pmpi_graph_map_(const MPI_Fint *comm, const MPI_Fint *nnodes, const MPI_Fint *index, const MPI_Fint *edges, MPI_Fint *newrank, MPI_Fint *ierror)
+void pmpi_graph_map_(const MPI_Fint *comm, const MPI_Fint *nnodes, const MPI_Fint *index,
+                     const MPI_Fint *edges, MPI_Fint *newrank, MPI_Fint *ierror)
 {
     *ierror = MPI_Graph_map(MPI_Comm_fromint(*comm), *nnodes, index, edges, newrank);
 }
@@ -1427,49 +1646,72 @@ void pmpi_graphdims_get_(const MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedge
 }
 #pragma weak mpi_graphdims_get_ = pmpi_graphdims_get_
 
-void pmpi_graph_get_(const MPI_Fint *comm, const MPI_Fint *maxindex, const MPI_Fint *maxedges, MPI_Fint *index, MPI_Fint *edges, MPI_Fint *ierror)
+void pmpi_graph_get_(const MPI_Fint *comm, const MPI_Fint *maxindex, const MPI_Fint *maxedges,
+                     MPI_Fint *index, MPI_Fint *edges, MPI_Fint *ierror)
 {
     *ierror = MPI_Graph_get(MPI_Comm_fromint(*comm), *maxindex, *maxedges, index, edges);
 }
 #pragma weak mpi_graph_get_ = pmpi_graph_get_
 
-void pmpi_graph_neighbors_count_(const MPI_Fint *comm, const MPI_Fint *rank, MPI_Fint *nneighbors, MPI_Fint *ierror)
+void pmpi_graph_neighbors_count_(const MPI_Fint *comm, const MPI_Fint *rank, MPI_Fint *nneighbors,
+                                 MPI_Fint *ierror)
 {
     *ierror = MPI_Graph_neighbors_count(MPI_Comm_fromint(*comm), *rank, nneighbors);
 }
 #pragma weak mpi_graph_neighbors_count_ = pmpi_graph_neighbors_count_
 
-void pmpi_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fint *maxneighbors, MPI_Fint *neighbors, MPI_Fint *ierror)
+void pmpi_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fint *maxneighbors,
+                           MPI_Fint *neighbors, MPI_Fint *ierror)
 {
     *ierror = MPI_Graph_neighbors(MPI_Comm_fromint(*comm), *rank, *maxneighbors, neighbors);
 }
 #pragma weak mpi_graph_neighbors_ = pmpi_graph_neighbors_
 
-void pmpi_dist_graph_create_adjacent_(const MPI_Fint *comm_old, const MPI_Fint *indegree, const MPI_Fint *sources, const MPI_Fint *sourceweights, const MPI_Fint *outdegree, const MPI_Fint *destinations, const MPI_Fint *destweights, const MPI_Fint *info, const MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
+void pmpi_dist_graph_create_adjacent_(const MPI_Fint *comm_old, const MPI_Fint *indegree,
+                                      const MPI_Fint *sources, const MPI_Fint *sourceweights,
+                                      const MPI_Fint *outdegree, const MPI_Fint *destinations,
+                                      const MPI_Fint *destweights, const MPI_Fint *info,
+                                      const MPI_Fint *reorder, MPI_Fint *comm_dist_graph,
+                                      MPI_Fint *ierror)
 {
     MPI_Comm c_comm_dist_graph = MPI_Comm_fromint(*comm_dist_graph);
-    *ierror = MPI_Dist_graph_create_adjacent(MPI_Comm_fromint(*comm_old), *indegree, sources, f_weights(sourceweights), *outdegree, destinations, f_weights(destweights), MPI_Info_fromint(*info), f_logical_in(*reorder), &c_comm_dist_graph);
+    *ierror = MPI_Dist_graph_create_adjacent(MPI_Comm_fromint(*comm_old), *indegree, sources,
+                                             f_weights(sourceweights), *outdegree, destinations,
+                                             f_weights(destweights), MPI_Info_fromint(*info),
+                                             f_logical_in(*reorder), &c_comm_dist_graph);
     *comm_dist_graph = MPI_Comm_toint(c_comm_dist_graph);
 }
 #pragma weak mpi_dist_graph_create_adjacent_ = pmpi_dist_graph_create_adjacent_
 
-void pmpi_dist_graph_create_(const MPI_Fint *comm_old, const MPI_Fint *n, const MPI_Fint *sources, const MPI_Fint *degrees, const MPI_Fint *destinations, const MPI_Fint *weights, const MPI_Fint *info, const MPI_Fint *reorder, MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
+void pmpi_dist_graph_create_(const MPI_Fint *comm_old, const MPI_Fint *n, const MPI_Fint *sources,
+                             const MPI_Fint *degrees, const MPI_Fint *destinations,
+                             const MPI_Fint *weights, const MPI_Fint *info, const MPI_Fint *reorder,
+                             MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
     MPI_Comm c_comm_dist_graph = MPI_Comm_fromint(*comm_dist_graph);
-    *ierror = MPI_Dist_graph_create(MPI_Comm_fromint(*comm_old), *n, sources, degrees, destinations, f_weights(weights), MPI_Info_fromint(*info), f_logical_in(*reorder), &c_comm_dist_graph);
+    *ierror = MPI_Dist_graph_create(MPI_Comm_fromint(*comm_old), *n, sources, degrees, destinations,
+                                    f_weights(weights), MPI_Info_fromint(*info),
+                                    f_logical_in(*reorder), &c_comm_dist_graph);
     *comm_dist_graph = MPI_Comm_toint(c_comm_dist_graph);
 }
 #pragma weak mpi_dist_graph_create_ = pmpi_dist_graph_create_
 
-void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *indegree, MPI_Fint *outdegree, MPI_Fint *weighted, MPI_Fint *ierror)
+void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *indegree, MPI_Fint *outdegree,
+                                      MPI_Fint *weighted, MPI_Fint *ierror)
 {
-    *ierror = MPI_Dist_graph_neighbors_count(MPI_Comm_fromint(*comm), indegree, outdegree, weighted);
+    *ierror = MPI_Dist_graph_neighbors_count(MPI_Comm_fromint(*comm), indegree, outdegree,
+                                             weighted);
 }
 #pragma weak mpi_dist_graph_neighbors_count_ = pmpi_dist_graph_neighbors_count_
 
-void pmpi_dist_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *maxindegree, MPI_Fint *sources, MPI_Fint *sourceweights, const MPI_Fint *maxoutdegree, MPI_Fint *destinations, MPI_Fint *destweights, MPI_Fint *ierror)
+void pmpi_dist_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *maxindegree,
+                                MPI_Fint *sources, MPI_Fint *sourceweights,
+                                const MPI_Fint *maxoutdegree, MPI_Fint *destinations,
+                                MPI_Fint *destweights, MPI_Fint *ierror)
 {
-    *ierror = MPI_Dist_graph_neighbors(MPI_Comm_fromint(*comm), *maxindegree, sources, f_weights(sourceweights), *maxoutdegree, destinations, f_weights(destweights));
+    *ierror = MPI_Dist_graph_neighbors(MPI_Comm_fromint(*comm), *maxindegree, sources,
+                                       f_weights(sourceweights), *maxoutdegree, destinations,
+                                       f_weights(destweights));
 }
 #pragma weak mpi_dist_graph_neighbors_ = pmpi_dist_graph_neighbors_
 
@@ -1495,9 +1737,11 @@ void pmpi_op_commutative_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierro
 }
 #pragma weak mpi_op_commutative_ = pmpi_op_commutative_
 
-void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror)
+void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count,
+                        const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror)
 {
-    *ierror = MPI_Reduce_local(f_buffer(inbuf), f_buffer(inoutbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op));
+    *ierror = MPI_Reduce_local(f_buffer(inbuf), f_buffer(inoutbuf), *count,
+                               MPI_Type_fromint(*datatype), MPI_Op_fromint(*op));
 }
 #pragma weak mpi_reduce_local_ = pmpi_reduce_local_
 
@@ -1509,7 +1753,8 @@ void pmpi_ibarrier_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 }
 #pragma weak mpi_ibarrier_ = pmpi_ibarrier_
 
-void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                        MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
     *ierror = MPI_Barrier_init(MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
@@ -1517,437 +1762,698 @@ void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *re
 }
 #pragma weak mpi_barrier_init_ = pmpi_barrier_init_
 
-void pmpi_ibcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ibcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype,
+                  const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ibcast(f_buffer(buffer), *count, MPI_Type_fromint(*datatype), *root, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ibcast(f_buffer(buffer), *count, MPI_Type_fromint(*datatype), *root,
+                         MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ibcast_ = pmpi_ibcast_
 
-void pmpi_bcast_init_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_bcast_init_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype,
+                      const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
+                      MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Bcast_init(f_buffer(buffer), *count, MPI_Type_fromint(*datatype), *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Bcast_init(f_buffer(buffer), *count, MPI_Type_fromint(*datatype), *root,
+                             MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_bcast_init_ = pmpi_bcast_init_
 
-void pmpi_ireduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ireduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                   const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
+                   const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ireduce(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), *root, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ireduce(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype),
+                          MPI_Op_fromint(*op), *root, MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ireduce_ = pmpi_ireduce_
 
-void pmpi_reduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_reduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                       const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
+                       const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                       MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Reduce_init(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Reduce_init(f_buffer(sendbuf), f_buffer(recvbuf), *count,
+                              MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), *root,
+                              MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_reduce_init_ = pmpi_reduce_init_
 
-void pmpi_iallreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iallreduce_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                      const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iallreduce(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iallreduce(f_buffer(sendbuf), f_buffer(recvbuf), *count,
+                             MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                             MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iallreduce_ = pmpi_iallreduce_
 
-void pmpi_allreduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_allreduce_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                          const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                          const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Allreduce_init(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Allreduce_init(f_buffer(sendbuf), f_buffer(recvbuf), *count,
+                                 MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                 MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_allreduce_init_ = pmpi_allreduce_init_
 
-void pmpi_scan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_scan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype,
+                const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Scan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Scan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype),
+                       MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_scan_ = pmpi_scan_
 
-void pmpi_iscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                 const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                 MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iscan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iscan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype),
+                        MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iscan_ = pmpi_iscan_
 
-void pmpi_scan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_scan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                     const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                     const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Scan_init(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Scan_init(f_buffer(sendbuf), f_buffer(recvbuf), *count,
+                            MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                            MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_scan_init_ = pmpi_scan_init_
 
-void pmpi_exscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_exscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                  const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                  MPI_Fint *ierror)
 {
-    *ierror = MPI_Exscan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Exscan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype),
+                         MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_exscan_ = pmpi_exscan_
 
-void pmpi_iexscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iexscan_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                   const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                   MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iexscan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iexscan(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype),
+                          MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iexscan_ = pmpi_iexscan_
 
-void pmpi_exscan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_exscan_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *count,
+                       const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                       const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Exscan_init(f_buffer(sendbuf), f_buffer(recvbuf), *count, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Exscan_init(f_buffer(sendbuf), f_buffer(recvbuf), *count,
+                              MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                              MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_exscan_init_ = pmpi_exscan_init_
 
-void pmpi_reduce_scatter_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_reduce_scatter_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts,
+                          const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                          MPI_Fint *ierror)
 {
-    *ierror = MPI_Reduce_scatter(f_buffer(sendbuf), f_buffer(recvbuf), recvcounts, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Reduce_scatter(f_buffer(sendbuf), f_buffer(recvbuf), recvcounts,
+                                 MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                 MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_reduce_scatter_ = pmpi_reduce_scatter_
 
-void pmpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ireduce_scatter_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts,
+                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                           MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ireduce_scatter(f_buffer(sendbuf), f_buffer(recvbuf), recvcounts, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ireduce_scatter(f_buffer(sendbuf), f_buffer(recvbuf), recvcounts,
+                                  MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                  MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ireduce_scatter_ = pmpi_ireduce_scatter_
 
-void pmpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_reduce_scatter_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcounts,
+                               const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                               const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Reduce_scatter_init(f_buffer(sendbuf), f_buffer(recvbuf), recvcounts, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Reduce_scatter_init(f_buffer(sendbuf), f_buffer(recvbuf), recvcounts,
+                                      MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                      MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_reduce_scatter_init_ = pmpi_reduce_scatter_init_
 
-void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_reduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount,
+                                const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                                MPI_Fint *ierror)
 {
-    *ierror = MPI_Reduce_scatter_block(f_buffer(sendbuf), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Reduce_scatter_block(f_buffer(sendbuf), f_buffer(recvbuf), *recvcount,
+                                       MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                       MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_reduce_scatter_block_ = pmpi_reduce_scatter_block_
 
-void pmpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ireduce_scatter_block_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount,
+                                 const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
+                                 MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ireduce_scatter_block(f_buffer(sendbuf), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ireduce_scatter_block(f_buffer(sendbuf), f_buffer(recvbuf), *recvcount,
+                                        MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                        MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ireduce_scatter_block_ = pmpi_ireduce_scatter_block_
 
-void pmpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_reduce_scatter_block_init_(const void *sendbuf, void *recvbuf, const MPI_Fint *recvcount,
+                                     const MPI_Fint *datatype, const MPI_Fint *op,
+                                     const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                                     MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Reduce_scatter_block_init(f_buffer(sendbuf), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*datatype), MPI_Op_fromint(*op), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Reduce_scatter_block_init(f_buffer(sendbuf), f_buffer(recvbuf), *recvcount,
+                                            MPI_Type_fromint(*datatype), MPI_Op_fromint(*op),
+                                            MPI_Comm_fromint(*comm), MPI_Info_fromint(*info),
+                                            &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_reduce_scatter_block_init_ = pmpi_reduce_scatter_block_init_
 
-void pmpi_gather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_gather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                  void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                  const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Gather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Gather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                         f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                         MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_gather_ = pmpi_gather_
 
-void pmpi_igather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_igather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                   void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                   const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Igather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Igather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                          f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                          MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_igather_ = pmpi_igather_
 
-void pmpi_gather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_gather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                       void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                       const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
+                       MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Gather_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Gather_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                              f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                              MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_gather_init_ = pmpi_gather_init_
 
-void pmpi_gatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_gatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                   void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                   const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
+                   MPI_Fint *ierror)
 {
-    *ierror = MPI_Gatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Gatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                          f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), *root,
+                          MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_gatherv_ = pmpi_gatherv_
 
-void pmpi_igatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_igatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                    void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                    const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
+                    MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Igatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Igatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                           f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype),
+                           *root, MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_igatherv_ = pmpi_igatherv_
 
-void pmpi_gatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_gatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                        void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                        const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
+                        const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Gatherv_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Gatherv_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                               f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype),
+                               *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_gatherv_init_ = pmpi_gatherv_init_
 
-void pmpi_scatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_scatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                   void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                   const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Scatter(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Scatter(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                          f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                          MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_scatter_ = pmpi_scatter_
 
-void pmpi_iscatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iscatter_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                    void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                    const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iscatter(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iscatter(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                           f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                           MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iscatter_ = pmpi_iscatter_
 
-void pmpi_scatter_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_scatter_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                        void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                        const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
+                        MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Scatter_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Scatter_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                               f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                               MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_scatter_init_ = pmpi_scatter_init_
 
-void pmpi_scatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_scatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs,
+                    const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                    const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
+                    MPI_Fint *ierror)
 {
-    *ierror = MPI_Scatterv(f_buffer(sendbuf), sendcounts, displs, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm));
+    *ierror = MPI_Scatterv(f_buffer(sendbuf), sendcounts, displs, MPI_Type_fromint(*sendtype),
+                           f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                           MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_scatterv_ = pmpi_scatterv_
 
-void pmpi_iscatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iscatterv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs,
+                     const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                     const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
+                     MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iscatterv(f_buffer(sendbuf), sendcounts, displs, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iscatterv(f_buffer(sendbuf), sendcounts, displs, MPI_Type_fromint(*sendtype),
+                            f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                            MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iscatterv_ = pmpi_iscatterv_
 
-void pmpi_scatterv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_scatterv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *displs,
+                         const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                         const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
+                         const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Scatterv_init(f_buffer(sendbuf), sendcounts, displs, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root, MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Scatterv_init(f_buffer(sendbuf), sendcounts, displs, MPI_Type_fromint(*sendtype),
+                                f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), *root,
+                                MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_scatterv_init_ = pmpi_scatterv_init_
 
-void pmpi_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                     void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                     const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Allgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Allgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                            f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                            MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_allgather_ = pmpi_allgather_
 
-void pmpi_iallgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iallgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                      void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                      const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iallgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iallgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                             f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                             MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iallgather_ = pmpi_iallgather_
 
-void pmpi_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                          void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                          const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                          MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Allgather_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Allgather_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                 f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                 MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_allgather_init_ = pmpi_allgather_init_
 
-void pmpi_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                      void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                      const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Allgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Allgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                             f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype),
+                             MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_allgatherv_ = pmpi_allgatherv_
 
-void pmpi_iallgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_iallgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                       void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                       const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
+                       MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Iallgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Iallgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                              f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype),
+                              MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_iallgatherv_ = pmpi_iallgatherv_
 
-void pmpi_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                           void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                           const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info,
+                           MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Allgatherv_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Allgatherv_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                  f_buffer(recvbuf), recvcounts, displs,
+                                  MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm),
+                                  MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_allgatherv_init_ = pmpi_allgatherv_init_
 
-void pmpi_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                    void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                    const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Alltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Alltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                           f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                           MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_alltoall_ = pmpi_alltoall_
 
-void pmpi_ialltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ialltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                     void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ialltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ialltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                            f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                            MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ialltoall_ = pmpi_ialltoall_
 
-void pmpi_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype,
+                         void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                         const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                         MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Alltoall_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Alltoall_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_alltoall_init_ = pmpi_alltoall_init_
 
-void pmpi_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
+                     const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                     const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                     MPI_Fint *ierror)
 {
-    *ierror = MPI_Alltoallv(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Alltoallv(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype),
+                            f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype),
+                            MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_alltoallv_ = pmpi_alltoallv_
 
-void pmpi_ialltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ialltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
+                      const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                      const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ialltoallv(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ialltoallv(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype),
+                             f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype),
+                             MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ialltoallv_ = pmpi_ialltoallv_
 
-void pmpi_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls,
+                          const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                          const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm,
+                          const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Alltoallv_init(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Alltoallv_init(f_buffer(sendbuf), sendcounts, sdispls,
+                                 MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts,
+                                 rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm),
+                                 MPI_Info_fromint(*info), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_alltoallv_init_ = pmpi_alltoallv_init_
 
-void pmpi_neighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_neighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount,
+                              const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                              const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Neighbor_allgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Neighbor_allgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                     f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                     MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_neighbor_allgather_ = pmpi_neighbor_allgather_
 
-void pmpi_ineighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ineighbor_allgather_(const void *sendbuf, const MPI_Fint *sendcount,
+                               const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                               const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
+                               MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ineighbor_allgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ineighbor_allgather(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                      f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                      MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ineighbor_allgather_ = pmpi_ineighbor_allgather_
 
-void pmpi_neighbor_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_neighbor_allgather_init_(const void *sendbuf, const MPI_Fint *sendcount,
+                                   const MPI_Fint *sendtype, void *recvbuf,
+                                   const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                                   const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                                   MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Neighbor_allgather_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Neighbor_allgather_init(f_buffer(sendbuf), *sendcount,
+                                          MPI_Type_fromint(*sendtype), f_buffer(recvbuf),
+                                          *recvcount, MPI_Type_fromint(*recvtype),
+                                          MPI_Comm_fromint(*comm), MPI_Info_fromint(*info),
+                                          &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_neighbor_allgather_init_ = pmpi_neighbor_allgather_init_
 
-void pmpi_neighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_neighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount,
+                               const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                               const MPI_Fint *displs, const MPI_Fint *recvtype,
+                               const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Neighbor_allgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Neighbor_allgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                      f_buffer(recvbuf), recvcounts, displs,
+                                      MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_neighbor_allgatherv_ = pmpi_neighbor_allgatherv_
 
-void pmpi_ineighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ineighbor_allgatherv_(const void *sendbuf, const MPI_Fint *sendcount,
+                                const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts,
+                                const MPI_Fint *displs, const MPI_Fint *recvtype,
+                                const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ineighbor_allgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ineighbor_allgatherv(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                       f_buffer(recvbuf), recvcounts, displs,
+                                       MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm),
+                                       &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ineighbor_allgatherv_ = pmpi_ineighbor_allgatherv_
 
-void pmpi_neighbor_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *displs, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_neighbor_allgatherv_init_(const void *sendbuf, const MPI_Fint *sendcount,
+                                    const MPI_Fint *sendtype, void *recvbuf,
+                                    const MPI_Fint *recvcounts, const MPI_Fint *displs,
+                                    const MPI_Fint *recvtype, const MPI_Fint *comm,
+                                    const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Neighbor_allgatherv_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, displs, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Neighbor_allgatherv_init(f_buffer(sendbuf), *sendcount,
+                                           MPI_Type_fromint(*sendtype), f_buffer(recvbuf),
+                                           recvcounts, displs, MPI_Type_fromint(*recvtype),
+                                           MPI_Comm_fromint(*comm), MPI_Info_fromint(*info),
+                                           &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_neighbor_allgatherv_init_ = pmpi_neighbor_allgatherv_init_
 
-void pmpi_neighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_neighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount,
+                             const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                             const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Neighbor_alltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Neighbor_alltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                    f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                    MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_neighbor_alltoall_ = pmpi_neighbor_alltoall_
 
-void pmpi_ineighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ineighbor_alltoall_(const void *sendbuf, const MPI_Fint *sendcount,
+                              const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount,
+                              const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
+                              MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ineighbor_alltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ineighbor_alltoall(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                     f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                     MPI_Comm_fromint(*comm), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ineighbor_alltoall_ = pmpi_ineighbor_alltoall_
 
-void pmpi_neighbor_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_neighbor_alltoall_init_(const void *sendbuf, const MPI_Fint *sendcount,
+                                  const MPI_Fint *sendtype, void *recvbuf,
+                                  const MPI_Fint *recvcount, const MPI_Fint *recvtype,
+                                  const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
+                                  MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Neighbor_alltoall_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Neighbor_alltoall_init(f_buffer(sendbuf), *sendcount, MPI_Type_fromint(*sendtype),
+                                         f_buffer(recvbuf), *recvcount, MPI_Type_fromint(*recvtype),
+                                         MPI_Comm_fromint(*comm), MPI_Info_fromint(*info),
+                                         &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_neighbor_alltoall_init_ = pmpi_neighbor_alltoall_init_
 
-void pmpi_neighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
+void pmpi_neighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts,
+                              const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf,
+                              const MPI_Fint *recvcounts, const MPI_Fint *rdispls,
+                              const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    *ierror = MPI_Neighbor_alltoallv(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
+    *ierror = MPI_Neighbor_alltoallv(f_buffer(sendbuf), sendcounts, sdispls,
+                                     MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts,
+                                     rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm));
 }
 #pragma weak mpi_neighbor_alltoallv_ = pmpi_neighbor_alltoallv_
 
-void pmpi_ineighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_ineighbor_alltoallv_(const void *sendbuf, const MPI_Fint *sendcounts,
+                               const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf,
+                               const MPI_Fint *recvcounts, const MPI_Fint *rdispls,
+                               const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
+                               MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Ineighbor_alltoallv(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), &c_request);
+    *ierror = MPI_Ineighbor_alltoallv(f_buffer(sendbuf), sendcounts, sdispls,
+                                      MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts,
+                                      rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm),
+                                      &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_ineighbor_alltoallv_ = pmpi_ineighbor_alltoallv_
 
-void pmpi_neighbor_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf, const MPI_Fint *recvcounts, const MPI_Fint *rdispls, const MPI_Fint *recvtype, const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_neighbor_alltoallv_init_(const void *sendbuf, const MPI_Fint *sendcounts,
+                                   const MPI_Fint *sdispls, const MPI_Fint *sendtype, void *recvbuf,
+                                   const MPI_Fint *recvcounts, const MPI_Fint *rdispls,
+                                   const MPI_Fint *recvtype, const MPI_Fint *comm,
+                                   const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Neighbor_alltoallv_init(f_buffer(sendbuf), sendcounts, sdispls, MPI_Type_fromint(*sendtype), f_buffer(recvbuf), recvcounts, rdispls, MPI_Type_fromint(*recvtype), MPI_Comm_fromint(*comm), MPI_Info_fromint(*info), &c_request);
+    *ierror = MPI_Neighbor_alltoallv_init(f_buffer(sendbuf), sendcounts, sdispls,
+                                          MPI_Type_fromint(*sendtype), f_buffer(recvbuf),
+                                          recvcounts, rdispls, MPI_Type_fromint(*recvtype),
+                                          MPI_Comm_fromint(*comm), MPI_Info_fromint(*info),
+                                          &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_neighbor_alltoallv_init_ = pmpi_neighbor_alltoallv_init_
 
-void pmpi_win_create_(void *base, const MPI_Aint *size, const MPI_Fint *disp_unit, const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_create_(void *base, const MPI_Aint *size, const MPI_Fint *disp_unit,
+                      const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
 {
     MPI_Win c_win = MPI_Win_fromint(*win);
-    *ierror = MPI_Win_create(f_buffer(base), *size, *disp_unit, MPI_Info_fromint(*info), MPI_Comm_fromint(*comm), &c_win);
+    *ierror = MPI_Win_create(f_buffer(base), *size, *disp_unit, MPI_Info_fromint(*info),
+                             MPI_Comm_fromint(*comm), &c_win);
     *win = MPI_Win_toint(c_win);
 }
 #pragma weak mpi_win_create_ = pmpi_win_create_
 
-void pmpi_win_allocate_(const MPI_Aint *size, const MPI_Fint *disp_unit, const MPI_Fint *info, const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_allocate_(const MPI_Aint *size, const MPI_Fint *disp_unit, const MPI_Fint *info,
+                        const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
     MPI_Win c_win = MPI_Win_fromint(*win);
-    *ierror = MPI_Win_allocate(*size, *disp_unit, MPI_Info_fromint(*info), MPI_Comm_fromint(*comm), f_buffer(baseptr), &c_win);
+    *ierror = MPI_Win_allocate(*size, *disp_unit, MPI_Info_fromint(*info), MPI_Comm_fromint(*comm),
+                               f_buffer(baseptr), &c_win);
     *win = MPI_Win_toint(c_win);
 }
 #pragma weak mpi_win_allocate_ = pmpi_win_allocate_
 
-void pmpi_win_allocate_shared_(const MPI_Aint *size, const MPI_Fint *disp_unit, const MPI_Fint *info, const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_allocate_shared_(const MPI_Aint *size, const MPI_Fint *disp_unit,
+                               const MPI_Fint *info, const MPI_Fint *comm, void *baseptr,
+                               MPI_Fint *win, MPI_Fint *ierror)
 {
     MPI_Win c_win = MPI_Win_fromint(*win);
-    *ierror = MPI_Win_allocate_shared(*size, *disp_unit, MPI_Info_fromint(*info), MPI_Comm_fromint(*comm), f_buffer(baseptr), &c_win);
+    *ierror = MPI_Win_allocate_shared(*size, *disp_unit, MPI_Info_fromint(*info),
+                                      MPI_Comm_fromint(*comm), f_buffer(baseptr), &c_win);
     *win = MPI_Win_toint(c_win);
 }
 #pragma weak mpi_win_allocate_shared_ = pmpi_win_allocate_shared_
 
-void pmpi_win_shared_query_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, void *baseptr, MPI_Fint *ierror)
+void pmpi_win_shared_query_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint *size,
+                            MPI_Fint *disp_unit, void *baseptr, MPI_Fint *ierror)
 {
-    *ierror = MPI_Win_shared_query(MPI_Win_fromint(*win), *rank, size, disp_unit, f_buffer(baseptr));
+    *ierror = MPI_Win_shared_query(MPI_Win_fromint(*win), *rank, size, disp_unit,
+                                   f_buffer(baseptr));
 }
 #pragma weak mpi_win_shared_query_ = pmpi_win_shared_query_
 
-void pmpi_win_create_dynamic_(const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_create_dynamic_(const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win,
+                              MPI_Fint *ierror)
 {
     MPI_Win c_win = MPI_Win_fromint(*win);
     *ierror = MPI_Win_create_dynamic(MPI_Info_fromint(*info), MPI_Comm_fromint(*comm), &c_win);
@@ -1975,70 +2481,132 @@ void pmpi_win_free_(MPI_Fint *win, MPI_Fint *ierror)
 }
 #pragma weak mpi_win_free_ = pmpi_win_free_
 
-void pmpi_put_(const void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_put_(const void *origin_addr, const MPI_Fint *origin_count,
+               const MPI_Fint *origin_datatype, const MPI_Fint *target_rank,
+               const MPI_Aint *target_disp, const MPI_Fint *target_count,
+               const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    *ierror = MPI_Put(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Win_fromint(*win));
+    *ierror = MPI_Put(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype),
+                      *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype),
+                      MPI_Win_fromint(*win));
 }
 #pragma weak mpi_put_ = pmpi_put_
 
-void pmpi_get_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_get_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype,
+               const MPI_Fint *target_rank, const MPI_Aint *target_disp,
+               const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win,
+               MPI_Fint *ierror)
 {
-    *ierror = MPI_Get(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Win_fromint(*win));
+    *ierror = MPI_Get(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype),
+                      *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype),
+                      MPI_Win_fromint(*win));
 }
 #pragma weak mpi_get_ = pmpi_get_
 
-void pmpi_accumulate_(const void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_accumulate_(const void *origin_addr, const MPI_Fint *origin_count,
+                      const MPI_Fint *origin_datatype, const MPI_Fint *target_rank,
+                      const MPI_Aint *target_disp, const MPI_Fint *target_count,
+                      const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win,
+                      MPI_Fint *ierror)
 {
-    *ierror = MPI_Accumulate(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Op_fromint(*op), MPI_Win_fromint(*win));
+    *ierror = MPI_Accumulate(f_buffer(origin_addr), *origin_count,
+                             MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp,
+                             *target_count, MPI_Type_fromint(*target_datatype), MPI_Op_fromint(*op),
+                             MPI_Win_fromint(*win));
 }
 #pragma weak mpi_accumulate_ = pmpi_accumulate_
 
-void pmpi_get_accumulate_(const void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, void *result_addr, const MPI_Fint *result_count, const MPI_Fint *result_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_get_accumulate_(const void *origin_addr, const MPI_Fint *origin_count,
+                          const MPI_Fint *origin_datatype, void *result_addr,
+                          const MPI_Fint *result_count, const MPI_Fint *result_datatype,
+                          const MPI_Fint *target_rank, const MPI_Aint *target_disp,
+                          const MPI_Fint *target_count, const MPI_Fint *target_datatype,
+                          const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    *ierror = MPI_Get_accumulate(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), f_buffer(result_addr), *result_count, MPI_Type_fromint(*result_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Op_fromint(*op), MPI_Win_fromint(*win));
+    *ierror = MPI_Get_accumulate(f_buffer(origin_addr), *origin_count,
+                                 MPI_Type_fromint(*origin_datatype), f_buffer(result_addr),
+                                 *result_count, MPI_Type_fromint(*result_datatype), *target_rank,
+                                 *target_disp, *target_count, MPI_Type_fromint(*target_datatype),
+                                 MPI_Op_fromint(*op), MPI_Win_fromint(*win));
 }
 #pragma weak mpi_get_accumulate_ = pmpi_get_accumulate_
 
-void pmpi_fetch_and_op_(const void *origin_addr, void *result_addr, const MPI_Fint *datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_fetch_and_op_(const void *origin_addr, void *result_addr, const MPI_Fint *datatype,
+                        const MPI_Fint *target_rank, const MPI_Aint *target_disp,
+                        const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    *ierror = MPI_Fetch_and_op(f_buffer(origin_addr), f_buffer(result_addr), MPI_Type_fromint(*datatype), *target_rank, *target_disp, MPI_Op_fromint(*op), MPI_Win_fromint(*win));
+    *ierror = MPI_Fetch_and_op(f_buffer(origin_addr), f_buffer(result_addr),
+                               MPI_Type_fromint(*datatype), *target_rank, *target_disp,
+                               MPI_Op_fromint(*op), MPI_Win_fromint(*win));
 }
 #pragma weak mpi_fetch_and_op_ = pmpi_fetch_and_op_
 
-void pmpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr, const MPI_Fint *datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_compare_and_swap_(const void *origin_addr, const void *compare_addr, void *result_addr,
+                            const MPI_Fint *datatype, const MPI_Fint *target_rank,
+                            const MPI_Aint *target_disp, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    *ierror = MPI_Compare_and_swap(f_buffer(origin_addr), f_buffer(compare_addr), f_buffer(result_addr), MPI_Type_fromint(*datatype), *target_rank, *target_disp, MPI_Win_fromint(*win));
+    *ierror = MPI_Compare_and_swap(f_buffer(origin_addr), f_buffer(compare_addr),
+                                   f_buffer(result_addr), MPI_Type_fromint(*datatype), *target_rank,
+                                   *target_disp, MPI_Win_fromint(*win));
 }
 #pragma weak mpi_compare_and_swap_ = pmpi_compare_and_swap_
 
-void pmpi_rput_(const void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_rput_(const void *origin_addr, const MPI_Fint *origin_count,
+                const MPI_Fint *origin_datatype, const MPI_Fint *target_rank,
+                const MPI_Aint *target_disp, const MPI_Fint *target_count,
+                const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
+                MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Rput(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Win_fromint(*win), &c_request);
+    *ierror = MPI_Rput(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype),
+                       *target_rank, *target_disp, *target_count,
+                       MPI_Type_fromint(*target_datatype), MPI_Win_fromint(*win), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_rput_ = pmpi_rput_
 
-void pmpi_rget_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_rget_(void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype,
+                const MPI_Fint *target_rank, const MPI_Aint *target_disp,
+                const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *win,
+                MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Rget(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Win_fromint(*win), &c_request);
+    *ierror = MPI_Rget(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype),
+                       *target_rank, *target_disp, *target_count,
+                       MPI_Type_fromint(*target_datatype), MPI_Win_fromint(*win), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_rget_ = pmpi_rget_
 
-void pmpi_raccumulate_(const void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_raccumulate_(const void *origin_addr, const MPI_Fint *origin_count,
+                       const MPI_Fint *origin_datatype, const MPI_Fint *target_rank,
+                       const MPI_Aint *target_disp, const MPI_Fint *target_count,
+                       const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win,
+                       MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Raccumulate(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Op_fromint(*op), MPI_Win_fromint(*win), &c_request);
+    *ierror = MPI_Raccumulate(f_buffer(origin_addr), *origin_count,
+                              MPI_Type_fromint(*origin_datatype), *target_rank, *target_disp,
+                              *target_count, MPI_Type_fromint(*target_datatype),
+                              MPI_Op_fromint(*op), MPI_Win_fromint(*win), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_raccumulate_ = pmpi_raccumulate_
 
-void pmpi_rget_accumulate_(const void *origin_addr, const MPI_Fint *origin_count, const MPI_Fint *origin_datatype, void *result_addr, const MPI_Fint *result_count, const MPI_Fint *result_datatype, const MPI_Fint *target_rank, const MPI_Aint *target_disp, const MPI_Fint *target_count, const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_rget_accumulate_(const void *origin_addr, const MPI_Fint *origin_count,
+                           const MPI_Fint *origin_datatype, void *result_addr,
+                           const MPI_Fint *result_count, const MPI_Fint *result_datatype,
+                           const MPI_Fint *target_rank, const MPI_Aint *target_disp,
+                           const MPI_Fint *target_count, const MPI_Fint *target_datatype,
+                           const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request,
+                           MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_Rget_accumulate(f_buffer(origin_addr), *origin_count, MPI_Type_fromint(*origin_datatype), f_buffer(result_addr), *result_count, MPI_Type_fromint(*result_datatype), *target_rank, *target_disp, *target_count, MPI_Type_fromint(*target_datatype), MPI_Op_fromint(*op), MPI_Win_fromint(*win), &c_request);
+    *ierror = MPI_Rget_accumulate(f_buffer(origin_addr), *origin_count,
+                                  MPI_Type_fromint(*origin_datatype), f_buffer(result_addr),
+                                  *result_count, MPI_Type_fromint(*result_datatype), *target_rank,
+                                  *target_disp, *target_count, MPI_Type_fromint(*target_datatype),
+                                  MPI_Op_fromint(*op), MPI_Win_fromint(*win), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_rget_accumulate_ = pmpi_rget_accumulate_
@@ -2049,13 +2617,15 @@ void pmpi_win_fence_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierr
 }
 #pragma weak mpi_win_fence_ = pmpi_win_fence_
 
-void pmpi_win_post_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_post_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,
+                    MPI_Fint *ierror)
 {
     *ierror = MPI_Win_post(MPI_Group_fromint(*group), *assert, MPI_Win_fromint(*win));
 }
 #pragma weak mpi_win_post_ = pmpi_win_post_
 
-void pmpi_win_start_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_start_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,
+                     MPI_Fint *ierror)
 {
     *ierror = MPI_Win_start(MPI_Group_fromint(*group), *assert, MPI_Win_fromint(*win));
 }
@@ -2081,7 +2651,8 @@ void pmpi_win_test_(const MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierror)
 }
 #pragma weak mpi_win_test_ = pmpi_win_test_
 
-void pmpi_win_lock_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
+void pmpi_win_lock_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_Fint *assert,
+                    const MPI_Fint *win, MPI_Fint *ierror)
 {
     *ierror = MPI_Win_lock(*lock_type, *rank, *assert, MPI_Win_fromint(*win));
 }
@@ -2143,7 +2714,8 @@ void pmpi_win_get_group_(const MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror)
 }
 #pragma weak mpi_win_get_group_ = pmpi_win_get_group_
 
-void pmpi_win_set_name_(const MPI_Fint *win, const char *win_name, MPI_Fint *ierror, size_t win_name_len)
+void pmpi_win_set_name_(const MPI_Fint *win, const char *win_name, MPI_Fint *ierror,
+                        size_t win_name_len)
 {
     char *c_win_name = f_string_in(win_name, win_name_len);
     *ierror = MPI_Win_set_name(MPI_Win_fromint(*win), c_win_name);
@@ -2151,7 +2723,8 @@ void pmpi_win_set_name_(const MPI_Fint *win, const char *win_name, MPI_Fint *ier
 }
 #pragma weak mpi_win_set_name_ = pmpi_win_set_name_
 
-void pmpi_win_get_name_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror, size_t win_name_len)
+void pmpi_win_get_name_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen, MPI_Fint *ierror,
+                        size_t win_name_len)
 {
     char c_win_name[F_STRING_MAX];
     *ierror = MPI_Win_get_name(MPI_Win_fromint(*win), c_win_name, resultlen);
@@ -2200,11 +2773,13 @@ void pmpi_win_get_info_(const MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierr
 }
 #pragma weak mpi_win_get_info_ = pmpi_win_get_info_
 
-void pmpi_file_open_(const MPI_Fint *comm, const char *filename, const MPI_Fint *amode, const MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierror, size_t filename_len)
+void pmpi_file_open_(const MPI_Fint *comm, const char *filename, const MPI_Fint *amode,
+                     const MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierror, size_t filename_len)
 {
     char *c_filename = f_string_in(filename, filename_len);
     MPI_File c_fh = MPI_File_fromint(*fh);
-    *ierror = MPI_File_open(MPI_Comm_fromint(*comm), c_filename, *amode, MPI_Info_fromint(*info), &c_fh);
+    *ierror = MPI_File_open(MPI_Comm_fromint(*comm), c_filename, *amode, MPI_Info_fromint(*info),
+                            &c_fh);
     free(c_filename);
     *fh = MPI_File_toint(c_fh);
 }
@@ -2218,7 +2793,8 @@ void pmpi_file_close_(MPI_Fint *fh, MPI_Fint *ierror)
 }
 #pragma weak mpi_file_close_ = pmpi_file_close_
 
-void pmpi_file_delete_(const char *filename, const MPI_Fint *info, MPI_Fint *ierror, size_t filename_len)
+void pmpi_file_delete_(const char *filename, const MPI_Fint *info, MPI_Fint *ierror,
+                       size_t filename_len)
 {
     char *c_filename = f_string_in(filename, filename_len);
     *ierror = MPI_File_delete(c_filename, MPI_Info_fromint(*info));
@@ -2272,15 +2848,19 @@ void pmpi_file_get_info_(const MPI_Fint *fh, MPI_Fint *info_used, MPI_Fint *ierr
 }
 #pragma weak mpi_file_get_info_ = pmpi_file_get_info_
 
-void pmpi_file_set_view_(const MPI_Fint *fh, const MPI_Offset *disp, const MPI_Fint *etype, const MPI_Fint *filetype, const char *datarep, const MPI_Fint *info, MPI_Fint *ierror, size_t datarep_len)
+void pmpi_file_set_view_(const MPI_Fint *fh, const MPI_Offset *disp, const MPI_Fint *etype,
+                         const MPI_Fint *filetype, const char *datarep, const MPI_Fint *info,
+                         MPI_Fint *ierror, size_t datarep_len)
 {
     char *c_datarep = f_string_in(datarep, datarep_len);
-    *ierror = MPI_File_set_view(MPI_File_fromint(*fh), *disp, MPI_Type_fromint(*etype), MPI_Type_fromint(*filetype), c_datarep, MPI_Info_fromint(*info));
+    *ierror = MPI_File_set_view(MPI_File_fromint(*fh), *disp, MPI_Type_fromint(*etype),
+                                MPI_Type_fromint(*filetype), c_datarep, MPI_Info_fromint(*info));
     free(c_datarep);
 }
 #pragma weak mpi_file_set_view_ = pmpi_file_set_view_
 
-void pmpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype, char *datarep, MPI_Fint *ierror, size_t datarep_len)
+void pmpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, MPI_Fint *filetype,
+                         char *datarep, MPI_Fint *ierror, size_t datarep_len)
 {
     MPI_Datatype c_etype = MPI_Type_fromint(*etype);
     MPI_Datatype c_filetype = MPI_Type_fromint(*filetype);
@@ -2293,7 +2873,8 @@ void pmpi_file_get_view_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *etype, 
 }
 #pragma weak mpi_file_get_view_ = pmpi_file_get_view_
 
-void pmpi_file_seek_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence, MPI_Fint *ierror)
+void pmpi_file_seek_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence,
+                     MPI_Fint *ierror)
 {
     *ierror = MPI_File_seek(MPI_File_fromint(*fh), *offset, *whence);
 }
@@ -2305,13 +2886,15 @@ void pmpi_file_get_position_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *i
 }
 #pragma weak mpi_file_get_position_ = pmpi_file_get_position_
 
-void pmpi_file_get_byte_offset_(const MPI_Fint *fh, const MPI_Offset *offset, MPI_Offset *disp, MPI_Fint *ierror)
+void pmpi_file_get_byte_offset_(const MPI_Fint *fh, const MPI_Offset *offset, MPI_Offset *disp,
+                                MPI_Fint *ierror)
 {
     *ierror = MPI_File_get_byte_offset(MPI_File_fromint(*fh), *offset, disp);
 }
 #pragma weak mpi_file_get_byte_offset_ = pmpi_file_get_byte_offset_
 
-void pmpi_file_seek_shared_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence, MPI_Fint *ierror)
+void pmpi_file_seek_shared_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence,
+                            MPI_Fint *ierror)
 {
     *ierror = MPI_File_seek_shared(MPI_File_fromint(*fh), *offset, *whence);
 }
@@ -2323,7 +2906,8 @@ void pmpi_file_get_position_shared_(const MPI_Fint *fh, MPI_Offset *offset, MPI_
 }
 #pragma weak mpi_file_get_position_shared_ = pmpi_file_get_position_shared_
 
-void pmpi_file_get_type_extent_(const MPI_Fint *fh, const MPI_Fint *datatype, MPI_Aint *extent, MPI_Fint *ierror)
+void pmpi_file_get_type_extent_(const MPI_Fint *fh, const MPI_Fint *datatype, MPI_Aint *extent,
+                                MPI_Fint *ierror)
 {
     *ierror = MPI_File_get_type_extent(MPI_File_fromint(*fh), MPI_Type_fromint(*datatype), extent);
 }
@@ -2369,191 +2953,256 @@ void pmpi_file_call_errhandler_(const MPI_Fint *fh, const MPI_Fint *errorcode, M
 }
 #pragma weak mpi_file_call_errhandler_ = pmpi_file_call_errhandler_
 
-void pmpi_file_read_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_read_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf,
+                        const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
+                        MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_read_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                               MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_read_at_ = pmpi_file_read_at_
 
-void pmpi_file_read_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_read_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf,
+                            const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
+                            MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_read_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                   MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_read_at_all_ = pmpi_file_read_at_all_
 
-void pmpi_file_iread_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iread_at_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf,
+                         const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
+                         MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iread_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iread_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iread_at_ = pmpi_file_iread_at_
 
-void pmpi_file_iread_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iread_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf,
+                             const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
+                             MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iread_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iread_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                    MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iread_at_all_ = pmpi_file_iread_at_all_
 
-void pmpi_file_read_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_read_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype,
+                     MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_read(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                            MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_read_ = pmpi_file_read_
 
-void pmpi_file_read_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_read_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                         const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_all(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_read_all(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_read_all_ = pmpi_file_read_all_
 
-void pmpi_file_iread_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iread_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                      const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iread(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iread(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                             MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iread_ = pmpi_file_iread_
 
-void pmpi_file_iread_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iread_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                          const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iread_all(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iread_all(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                 MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iread_all_ = pmpi_file_iread_all_
 
-void pmpi_file_read_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_read_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                            const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_shared(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_read_shared(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                   MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_read_shared_ = pmpi_file_read_shared_
 
-void pmpi_file_iread_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iread_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                             const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iread_shared(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iread_shared(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                    MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iread_shared_ = pmpi_file_iread_shared_
 
-void pmpi_file_read_ordered_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_read_ordered_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                             const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_ordered(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_read_ordered(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                    MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_read_ordered_ = pmpi_file_read_ordered_
 
-void pmpi_file_read_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_file_read_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, void *buf,
+                                  const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_at_all_begin(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype));
+    *ierror = MPI_File_read_at_all_begin(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                         MPI_Type_fromint(*datatype));
 }
 #pragma weak mpi_file_read_at_all_begin_ = pmpi_file_read_at_all_begin_
 
-void pmpi_file_read_all_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_file_read_all_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                               const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_all_begin(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype));
+    *ierror = MPI_File_read_all_begin(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                      MPI_Type_fromint(*datatype));
 }
 #pragma weak mpi_file_read_all_begin_ = pmpi_file_read_all_begin_
 
-void pmpi_file_read_ordered_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_file_read_ordered_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
+                                   const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_read_ordered_begin(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype));
+    *ierror = MPI_File_read_ordered_begin(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                          MPI_Type_fromint(*datatype));
 }
 #pragma weak mpi_file_read_ordered_begin_ = pmpi_file_read_ordered_begin_
 
-void pmpi_file_write_at_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_at_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf,
+                         const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
+                         MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_write_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_write_at_ = pmpi_file_write_at_
 
-void pmpi_file_write_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf,
+                             const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
+                             MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_write_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                    MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_write_at_all_ = pmpi_file_write_at_all_
 
-void pmpi_file_iwrite_at_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iwrite_at_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf,
+                          const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
+                          MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iwrite_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iwrite_at(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                 MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iwrite_at_ = pmpi_file_iwrite_at_
 
-void pmpi_file_iwrite_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iwrite_at_all_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf,
+                              const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
+                              MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iwrite_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iwrite_at_all(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                     MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iwrite_at_all_ = pmpi_file_iwrite_at_all_
 
-void pmpi_file_write_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                      const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_write(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                             MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_write_ = pmpi_file_write_
 
-void pmpi_file_write_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                          const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_all(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_write_all(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                 MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_write_all_ = pmpi_file_write_all_
 
-void pmpi_file_iwrite_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iwrite_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                       const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iwrite(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iwrite(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                              MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iwrite_ = pmpi_file_iwrite_
 
-void pmpi_file_iwrite_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iwrite_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                           const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iwrite_all(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iwrite_all(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                  MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iwrite_all_ = pmpi_file_iwrite_all_
 
-void pmpi_file_write_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                             const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_shared(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_write_shared(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                    MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_write_shared_ = pmpi_file_write_shared_
 
-void pmpi_file_iwrite_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
+void pmpi_file_iwrite_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                              const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_Request_fromint(*request);
-    *ierror = MPI_File_iwrite_shared(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), &c_request);
+    *ierror = MPI_File_iwrite_shared(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                     MPI_Type_fromint(*datatype), &c_request);
     *request = MPI_Request_toint(c_request);
 }
 #pragma weak mpi_file_iwrite_shared_ = pmpi_file_iwrite_shared_
 
-void pmpi_file_write_ordered_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_ordered_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                              const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_ordered(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype), f_status(status));
+    *ierror = MPI_File_write_ordered(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                     MPI_Type_fromint(*datatype), f_status(status));
 }
 #pragma weak mpi_file_write_ordered_ = pmpi_file_write_ordered_
 
-void pmpi_file_write_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_file_write_at_all_begin_(const MPI_Fint *fh, const MPI_Offset *offset, const void *buf,
+                                   const MPI_Fint *count, const MPI_Fint *datatype,
+                                   MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_at_all_begin(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count, MPI_Type_fromint(*datatype));
+    *ierror = MPI_File_write_at_all_begin(MPI_File_fromint(*fh), *offset, f_buffer(buf), *count,
+                                          MPI_Type_fromint(*datatype));
 }
 #pragma weak mpi_file_write_at_all_begin_ = pmpi_file_write_at_all_begin_
 
-void pmpi_file_write_all_begin_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_file_write_all_begin_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                                const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_all_begin(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype));
+    *ierror = MPI_File_write_all_begin(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                       MPI_Type_fromint(*datatype));
 }
 #pragma weak mpi_file_write_all_begin_ = pmpi_file_write_all_begin_
 
-void pmpi_file_write_ordered_begin_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *ierror)
+void pmpi_file_write_ordered_begin_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count,
+                                    const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    *ierror = MPI_File_write_ordered_begin(MPI_File_fromint(*fh), f_buffer(buf), *count, MPI_Type_fromint(*datatype));
+    *ierror = MPI_File_write_ordered_begin(MPI_File_fromint(*fh), f_buffer(buf), *count,
+                                           MPI_Type_fromint(*datatype));
 }
 #pragma weak mpi_file_write_ordered_begin_ = pmpi_file_write_ordered_begin_
 
@@ -2575,19 +3224,22 @@ void pmpi_file_read_ordered_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status
 }
 #pragma weak mpi_file_read_ordered_end_ = pmpi_file_read_ordered_end_
 
-void pmpi_file_write_at_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_at_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *status,
+                                 MPI_Fint *ierror)
 {
     *ierror = MPI_File_write_at_all_end(MPI_File_fromint(*fh), f_buffer(buf), f_status(status));
 }
 #pragma weak mpi_file_write_at_all_end_ = pmpi_file_write_at_all_end_
 
-void pmpi_file_write_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *status,
+                              MPI_Fint *ierror)
 {
     *ierror = MPI_File_write_all_end(MPI_File_fromint(*fh), f_buffer(buf), f_status(status));
 }
 #pragma weak mpi_file_write_all_end_ = pmpi_file_write_all_end_
 
-void pmpi_file_write_ordered_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *status, MPI_Fint *ierror)
+void pmpi_file_write_ordered_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *status,
+                                  MPI_Fint *ierror)
 {
     *ierror = MPI_File_write_ordered_end(MPI_File_fromint(*fh), f_buffer(buf), f_status(status));
 }

@@ -121,7 +121,9 @@ void pmpi_op_create_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint
 
 /* ------------------------------------------------------------------------------------------ */
 /* Generalized requests: the C extra state is a record of the three Fortran routines and the
- * program's extra state, freed after the program's free routine ran. */
+ * address of the program's extra state variable, freed after the program's free routine ran.
+ * The routines get that variable itself, so what one stores there the others and the program
+ * see (MPICH and Open MPI do the same; MPICH's greqf test relies on it). */
 
 typedef void f_query_function(MPI_Aint *extra_state, MPI_Fint *status, MPI_Fint *ierror);
 typedef void f_free_function(MPI_Aint *extra_state, MPI_Fint *ierror);
@@ -131,14 +133,14 @@ struct f_grequest {
     f_query_function *query;
     f_free_function *free;
     f_cancel_function *cancel;
-    MPI_Aint extra_state;
+    MPI_Aint *extra_state;
 };
 
 static int grequest_query(void *state, MPI_Status *status)
 {
     struct f_grequest *g = state;
     MPI_Fint ierror = MPI_SUCCESS;
-    g->query(&g->extra_state, (MPI_Fint *)status, &ierror);
+    g->query(g->extra_state, (MPI_Fint *)status, &ierror);
     return ierror;
 }
 
@@ -146,7 +148,7 @@ static int grequest_free(void *state)
 {
     struct f_grequest *g = state;
     MPI_Fint ierror = MPI_SUCCESS;
-    g->free(&g->extra_state, &ierror);
+    g->free(g->extra_state, &ierror);
     free(g);
     return ierror;
 }
@@ -155,12 +157,12 @@ static int grequest_cancel(void *state, int complete)
 {
     struct f_grequest *g = state;
     MPI_Fint ierror = MPI_SUCCESS, fcomplete = f_to_logical(complete);
-    g->cancel(&g->extra_state, &fcomplete, &ierror);
+    g->cancel(g->extra_state, &fcomplete, &ierror);
     return ierror;
 }
 
 void pmpi_grequest_start_(f_query_function *query_fn, f_free_function *free_fn,
-                          f_cancel_function *cancel_fn, const MPI_Aint *extra_state,
+                          f_cancel_function *cancel_fn, MPI_Aint *extra_state,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
     MPI_Request c_request = MPI_REQUEST_NULL;
@@ -169,7 +171,7 @@ void pmpi_grequest_start_(f_query_function *query_fn, f_free_function *free_fn,
         *ierror = MPI_ERR_NO_MEM;
         return;
     }
-    *g = (struct f_grequest){query_fn, free_fn, cancel_fn, *extra_state};
+    *g = (struct f_grequest){query_fn, free_fn, cancel_fn, extra_state};
     /* A missing routine reaches the C function as NULL, which it reports. */
     *ierror = MPI_Grequest_start(query_fn ? grequest_query : NULL, free_fn ? grequest_free : NULL,
                                  cancel_fn ? grequest_cancel : NULL, g, &c_request);

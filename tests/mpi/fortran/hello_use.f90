@@ -1,6 +1,6 @@
 ! hello_use.f90 - `use mpi`: initialisation, ranks, predefined handles with the ABI's integer
 ! values, LOGICAL results, strings out (processor name, error string, communicator name, blank
-! padded) and in (trailing blanks trimmed), MPI_WTIME, an MPI_IN_PLACE allreduce.
+! padded) and in (trailing blanks trimmed), MPI_WTIME, an MPI_IN_PLACE allreduce, MPI_SIZEOF.
 program hello_use
     use mpi
     implicit none
@@ -10,7 +10,8 @@ program hello_use
     character(len=MPI_MAX_ERROR_STRING) :: message
     character(len=MPI_MAX_OBJECT_NAME) :: name
     character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: version
-    double precision :: t0, t1
+    double precision :: t0, t1, darray(3)
+    complex(kind=8) :: zvalue
 
     errs = 0
     call MPI_Initialized(flag, ierr)
@@ -42,6 +43,16 @@ program hello_use
         call fail('error string')
     call MPI_Error_class(MPI_ERR_TRUNCATE, class, ierr)
     if (class /= MPI_ERR_TRUNCATE) call fail('error class')
+
+    ! MPI_SIZEOF (module only): the size of one element, scalar or array argument.
+    call MPI_Sizeof(total, length, ierr)
+    if (length /= 4 .or. ierr /= MPI_SUCCESS) call fail('MPI_SIZEOF integer')
+    call MPI_Sizeof(darray, length, ierr)
+    if (length /= 8) call fail('MPI_SIZEOF double precision array')
+    call MPI_Sizeof(zvalue, length, ierr)
+    if (length /= 16) call fail('MPI_SIZEOF complex(8)')
+    call MPI_Sizeof(name, length, ierr)
+    if (length /= 1) call fail('MPI_SIZEOF character')
 
     call MPI_Comm_set_name(MPI_COMM_WORLD, 'fortran world   ', ierr)
     call MPI_Comm_get_name(MPI_COMM_WORLD, name, length, ierr)
