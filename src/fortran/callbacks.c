@@ -4,12 +4,15 @@
  * MPI_Keyval_create), plus the predefined Fortran callbacks (MPI_COMM_NULL_COPY_FN ...). A
  * Fortran routine takes INTEGER handles and LOGICAL flags by reference, so each is reached
  * through a C trampoline that converts; the library's layers only ever see C functions. Keyval
- * and error handler records are never freed: a handle may outlive its creator. */
+ * and error handler records are never freed: a handle may outlive its creator. The functions
+ * that change the tables hold the big lock of MPI_THREAD_MULTIPLE (src/mpi/api.h); the
+ * trampolines run inside MPI calls, which hold it already. */
 #include <stdlib.h>
 
 #include "coll/op.h"
 #include "core/attr.h"
 #include "fortran/fortran.h"
+#include "mpi/api.h"
 
 /* The Fortran routines' interfaces (everything by reference). */
 typedef void f_user_function(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
@@ -107,6 +110,7 @@ static void op_adapter(MPI_User_function *fn, void *in, void *inout, int *len,
 void pmpi_op_create_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint *op,
                      MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Op c_op = MPI_OP_NULL;
     MPI_User_function *fn = (MPI_User_function *)(void (*)(void))user_fn;
     *ierror = MPI_Op_create(fn, f_logical_in(*commute), &c_op);
@@ -277,6 +281,7 @@ static void errhandler_finish(int rc, MPI_Errhandler eh, f_errhandler_function *
 void pmpi_comm_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                   MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_Comm_create_errhandler(fn ? comm_errhandler_trampoline : NULL, &eh);
     errhandler_finish(rc, eh, fn, errhandler, ierror);
@@ -286,6 +291,7 @@ void pmpi_comm_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
 void pmpi_win_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                  MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_Win_create_errhandler(fn ? win_errhandler_trampoline : NULL, &eh);
     errhandler_finish(rc, eh, fn, errhandler, ierror);
@@ -295,6 +301,7 @@ void pmpi_win_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler
 void pmpi_file_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                   MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_File_create_errhandler(fn ? file_errhandler_trampoline : NULL, &eh);
     errhandler_finish(rc, eh, fn, errhandler, ierror);
@@ -304,6 +311,7 @@ void pmpi_file_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
 void pmpi_session_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                      MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_Session_create_errhandler(fn ? session_errhandler_trampoline : NULL, &eh);
     errhandler_finish(rc, eh, fn, errhandler, ierror);
@@ -450,6 +458,7 @@ static void (*user_delete(void (*fn)(void)))(void)
 void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                               const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
         *ierror = MPI_ERR_NO_MEM;
@@ -470,6 +479,7 @@ void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
 void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                               const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
         *ierror = MPI_ERR_NO_MEM;
@@ -490,6 +500,7 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
 void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                              const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
         *ierror = MPI_ERR_NO_MEM;
@@ -510,6 +521,7 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
 void pmpi_keyval_create_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                          const MPI_Fint *extra_state, MPI_Fint *ierror)
 {
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
         *ierror = MPI_ERR_NO_MEM;
