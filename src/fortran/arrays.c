@@ -37,7 +37,7 @@ void pmpi_type_create_struct_(const MPI_Fint *count, const MPI_Fint *blocklength
     MPI_Datatype *c_types = types_in(types, *count);
     MPI_Datatype c_newtype = MPI_DATATYPE_NULL;
     if (!c_types) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Type_create_struct");
         return;
     }
     *ierror = MPI_Type_create_struct(*count, blocklengths, displacements, c_types, &c_newtype);
@@ -54,7 +54,7 @@ void pmpi_type_get_contents_(const MPI_Fint *type, const MPI_Fint *max_integers,
     int n = *max_datatypes > 0 ? *max_datatypes : 0;
     MPI_Datatype *c_types = malloc(sizeof(*c_types) * (size_t)(n > 0 ? n : 1));
     if (!c_types) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Type_get_contents");
         return;
     }
     *ierror = MPI_Type_get_contents(MPI_Type_fromint(*type), *max_integers, *max_addresses,
@@ -87,12 +87,12 @@ struct f_wtypes {
 };
 
 static int wtypes_in(struct f_wtypes *w, const void *sendbuf, const MPI_Fint *sendtypes,
-                     const MPI_Fint *recvtypes, MPI_Comm comm)
+                     const MPI_Fint *recvtypes, MPI_Comm comm, const char *function)
 {
     int n = alltoallw_peers(comm);
     w->send = types_in(sendtypes, f_buffer(sendbuf) == MPI_IN_PLACE ? 0 : n);
     w->recv = types_in(recvtypes, n);
-    return w->send && w->recv ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    return w->send && w->recv ? MPI_SUCCESS : f_no_memory(function);
 }
 
 /* MPI_NEIGHBOR_ALLTOALLW reads one send datatype per out-neighbour and one receive datatype
@@ -117,13 +117,13 @@ static void neighbor_counts(MPI_Comm comm, int *nsend, int *nrecv)
 }
 
 static int neighbor_wtypes_in(struct f_wtypes *w, const MPI_Fint *sendtypes,
-                              const MPI_Fint *recvtypes, MPI_Comm comm)
+                              const MPI_Fint *recvtypes, MPI_Comm comm, const char *function)
 {
     int nsend, nrecv;
     neighbor_counts(comm, &nsend, &nrecv);
     w->send = types_in(sendtypes, nsend);
     w->recv = types_in(recvtypes, nrecv);
-    return w->send && w->recv ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    return w->send && w->recv ? MPI_SUCCESS : f_no_memory(function);
 }
 
 static void wtypes_free(struct f_wtypes *w)
@@ -139,7 +139,8 @@ void pmpi_alltoallw_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI_
 {
     MPI_Comm c_comm = MPI_Comm_fromint(*comm);
     struct f_wtypes w;
-    if ((*ierror = wtypes_in(&w, sendbuf, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+    *ierror = wtypes_in(&w, sendbuf, sendtypes, recvtypes, c_comm, "MPI_Alltoallw");
+    if (*ierror == MPI_SUCCESS)
         *ierror = MPI_Alltoallw(f_buffer(sendbuf), sendcounts, sdispls, w.send,
                                 f_buffer(recvbuf), recvcounts, rdispls, w.recv, c_comm);
     wtypes_free(&w);
@@ -155,7 +156,8 @@ void pmpi_ialltoallw_(const void *sendbuf, const MPI_Fint *sendcounts, const MPI
     MPI_Comm c_comm = MPI_Comm_fromint(*comm);
     MPI_Request c_request = MPI_REQUEST_NULL;
     struct f_wtypes w;
-    if ((*ierror = wtypes_in(&w, sendbuf, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+    *ierror = wtypes_in(&w, sendbuf, sendtypes, recvtypes, c_comm, "MPI_Ialltoallw");
+    if (*ierror == MPI_SUCCESS)
         *ierror = MPI_Ialltoallw(f_buffer(sendbuf), sendcounts, sdispls, w.send,
                                  f_buffer(recvbuf), recvcounts, rdispls, w.recv, c_comm,
                                  &c_request);
@@ -173,7 +175,8 @@ void pmpi_alltoallw_init_(const void *sendbuf, const MPI_Fint *sendcounts,
     MPI_Comm c_comm = MPI_Comm_fromint(*comm);
     MPI_Request c_request = MPI_REQUEST_NULL;
     struct f_wtypes w;
-    if ((*ierror = wtypes_in(&w, sendbuf, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+    *ierror = wtypes_in(&w, sendbuf, sendtypes, recvtypes, c_comm, "MPI_Alltoallw_init");
+    if (*ierror == MPI_SUCCESS)
         *ierror = MPI_Alltoallw_init(f_buffer(sendbuf), sendcounts, sdispls, w.send,
                                      f_buffer(recvbuf), recvcounts, rdispls, w.recv, c_comm,
                                      MPI_Info_fromint(*info), &c_request);
@@ -189,7 +192,8 @@ void pmpi_neighbor_alltoallw_(const void *sendbuf, const MPI_Fint *sendcounts,
 {
     MPI_Comm c_comm = MPI_Comm_fromint(*comm);
     struct f_wtypes w;
-    if ((*ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+    *ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm, "MPI_Neighbor_alltoallw");
+    if (*ierror == MPI_SUCCESS)
         *ierror = MPI_Neighbor_alltoallw(f_buffer(sendbuf), sendcounts, sdispls, w.send,
                                          f_buffer(recvbuf), recvcounts, rdispls, w.recv, c_comm);
     wtypes_free(&w);
@@ -205,7 +209,8 @@ void pmpi_ineighbor_alltoallw_(const void *sendbuf, const MPI_Fint *sendcounts,
     MPI_Comm c_comm = MPI_Comm_fromint(*comm);
     MPI_Request c_request = MPI_REQUEST_NULL;
     struct f_wtypes w;
-    if ((*ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+    *ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm, "MPI_Ineighbor_alltoallw");
+    if (*ierror == MPI_SUCCESS)
         *ierror = MPI_Ineighbor_alltoallw(f_buffer(sendbuf), sendcounts, sdispls, w.send,
                                           f_buffer(recvbuf), recvcounts, rdispls, w.recv,
                                           c_comm, &c_request);
@@ -224,7 +229,8 @@ void pmpi_neighbor_alltoallw_init_(const void *sendbuf, const MPI_Fint *sendcoun
     MPI_Comm c_comm = MPI_Comm_fromint(*comm);
     MPI_Request c_request = MPI_REQUEST_NULL;
     struct f_wtypes w;
-    if ((*ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm)) == MPI_SUCCESS)
+    *ierror = neighbor_wtypes_in(&w, sendtypes, recvtypes, c_comm, "MPI_Neighbor_alltoallw_init");
+    if (*ierror == MPI_SUCCESS)
         *ierror = MPI_Neighbor_alltoallw_init(f_buffer(sendbuf), sendcounts, sdispls, w.send,
                                               f_buffer(recvbuf), recvcounts, rdispls, w.recv,
                                               c_comm, MPI_Info_fromint(*info), &c_request);
@@ -240,7 +246,7 @@ void pmpi_cart_create_(const MPI_Fint *comm_old, const MPI_Fint *ndims, const MP
     int *c_periods = logicals_in(periods, *ndims);
     MPI_Comm c_cart = MPI_COMM_NULL;
     if (!c_periods) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Cart_create");
         return;
     }
     *ierror = MPI_Cart_create(MPI_Comm_fromint(*comm_old), *ndims, dims, c_periods,
@@ -255,7 +261,7 @@ void pmpi_cart_map_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_Fint 
 {
     int *c_periods = logicals_in(periods, *ndims);
     if (!c_periods) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Cart_map");
         return;
     }
     *ierror = MPI_Cart_map(MPI_Comm_fromint(*comm), *ndims, dims, c_periods, newrank);
@@ -268,7 +274,7 @@ void pmpi_cart_get_(const MPI_Fint *comm, const MPI_Fint *maxdims, MPI_Fint *dim
 {
     int *c_periods = malloc(sizeof(int) * (size_t)(*maxdims > 0 ? *maxdims : 1));
     if (!c_periods) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Cart_get");
         return;
     }
     *ierror = MPI_Cart_get(MPI_Comm_fromint(*comm), *maxdims, dims, c_periods, coords);
@@ -288,7 +294,7 @@ void pmpi_cart_sub_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fint 
         MPI_Cartdim_get(c_comm, &ndims);
     int *c_remain = logicals_in(remain_dims, ndims);
     if (!c_remain) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Cart_sub");
         return;
     }
     *ierror = MPI_Cart_sub(c_comm, c_remain, &c_newcomm);
@@ -305,7 +311,7 @@ void pmpi_info_get_(const MPI_Fint *info, const char *key, const MPI_Fint *value
     char *c_value = malloc((size_t)(*valuelen > 0 ? *valuelen : 0) + 1);
     int c_flag = 0;
     if (!c_key || !c_value)
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Info_get");
     else
         *ierror = MPI_Info_get(MPI_Info_fromint(*info), c_key, *valuelen, c_value, &c_flag);
     if (*ierror == MPI_SUCCESS && c_flag)
@@ -326,7 +332,7 @@ void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *bufl
     char *c_value = malloc((size_t)c_buflen + 1);
     int c_flag = 0;
     if (!c_key || !c_value)
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Info_get_string");
     else
         *ierror = MPI_Info_get_string(MPI_Info_fromint(*info), c_key, &c_buflen, c_value,
                                       &c_flag);
@@ -348,7 +354,7 @@ void pmpi_session_get_nth_pset_(const MPI_Fint *session, const MPI_Fint *info, c
     int c_len = *pset_len > 0 ? *pset_len + 1 : 0;
     char *c_name = malloc((size_t)c_len + 1);
     if (!c_name) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Session_get_nth_pset");
         return;
     }
     *ierror = MPI_Session_get_nth_pset(MPI_Session_fromint(*session), MPI_Info_fromint(*info),

@@ -172,7 +172,7 @@ void pmpi_grequest_start_(f_query_function *query_fn, f_free_function *free_fn,
     MPI_Request c_request = MPI_REQUEST_NULL;
     struct f_grequest *g = malloc(sizeof(*g));
     if (!g) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Grequest_start");
         return;
     }
     *g = (struct f_grequest){query_fn, free_fn, cancel_fn, extra_state};
@@ -270,10 +270,12 @@ static void session_errhandler_trampoline(MPI_Session *session, int *code, ...)
 }
 
 static void errhandler_finish(int rc, MPI_Errhandler eh, f_errhandler_function *fn,
-                              MPI_Fint *errhandler, MPI_Fint *ierror)
+                              MPI_Fint *errhandler, MPI_Fint *ierror, const char *function)
 {
-    if (rc == MPI_SUCCESS && (rc = errhandler_record(eh, fn)) != MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && errhandler_record(eh, fn) != MPI_SUCCESS) {
         MPI_Errhandler_free(&eh);
+        rc = f_no_memory(function);
+    }
     *errhandler = MPI_Errhandler_toint(eh);
     *ierror = rc;
 }
@@ -284,7 +286,7 @@ void pmpi_comm_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_Comm_create_errhandler(fn ? comm_errhandler_trampoline : NULL, &eh);
-    errhandler_finish(rc, eh, fn, errhandler, ierror);
+    errhandler_finish(rc, eh, fn, errhandler, ierror, "MPI_Comm_create_errhandler");
 }
 #pragma weak mpi_comm_create_errhandler_ = pmpi_comm_create_errhandler_
 
@@ -294,7 +296,7 @@ void pmpi_win_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_Win_create_errhandler(fn ? win_errhandler_trampoline : NULL, &eh);
-    errhandler_finish(rc, eh, fn, errhandler, ierror);
+    errhandler_finish(rc, eh, fn, errhandler, ierror, "MPI_Win_create_errhandler");
 }
 #pragma weak mpi_win_create_errhandler_ = pmpi_win_create_errhandler_
 
@@ -304,7 +306,7 @@ void pmpi_file_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_File_create_errhandler(fn ? file_errhandler_trampoline : NULL, &eh);
-    errhandler_finish(rc, eh, fn, errhandler, ierror);
+    errhandler_finish(rc, eh, fn, errhandler, ierror, "MPI_File_create_errhandler");
 }
 #pragma weak mpi_file_create_errhandler_ = pmpi_file_create_errhandler_
 
@@ -314,7 +316,7 @@ void pmpi_session_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhan
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc = MPI_Session_create_errhandler(fn ? session_errhandler_trampoline : NULL, &eh);
-    errhandler_finish(rc, eh, fn, errhandler, ierror);
+    errhandler_finish(rc, eh, fn, errhandler, ierror, "MPI_Session_create_errhandler");
 }
 #pragma weak mpi_session_create_errhandler_ = pmpi_session_create_errhandler_
 
@@ -461,7 +463,7 @@ void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Comm_create_keyval");
         return;
     }
     k->extra_state = *extra_state;
@@ -482,7 +484,7 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Type_create_keyval");
         return;
     }
     k->extra_state = *extra_state;
@@ -503,7 +505,7 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Win_create_keyval");
         return;
     }
     k->extra_state = *extra_state;
@@ -524,7 +526,7 @@ void pmpi_keyval_create_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fin
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
     struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
     if (!k) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Keyval_create");
         return;
     }
     k->extra_state_int = *extra_state;

@@ -78,6 +78,11 @@ static inline int *f_weights(const MPI_Fint *weights)
     return (int *)weights;
 }
 
+/* MPI_ERR_NO_MEM for a conversion that found no memory, through the error handler of
+ * MPI_COMM_SELF as the C functions raise errors without an object (the message names
+ * function). */
+int f_no_memory(const char *function);
+
 /* A Fortran CHARACTER argument as a new C string without trailing blanks (free() it);
  * NULL when out of memory, which the C function then reports as a bad argument. */
 char *f_string_in(const char *fortran, size_t length);

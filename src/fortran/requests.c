@@ -52,7 +52,7 @@ void pmpi_startall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Startall");
         return;
     }
     *ierror = MPI_Startall(*count, r.c);
@@ -65,7 +65,7 @@ void pmpi_waitall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Waitall");
         return;
     }
     *ierror = MPI_Waitall(*count, r.c, f_statuses(statuses));
@@ -79,7 +79,7 @@ void pmpi_testall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MP
     struct f_requests r;
     int c_flag = 0;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Testall");
         return;
     }
     *ierror = MPI_Testall(*count, r.c, &c_flag, f_statuses(statuses));
@@ -93,7 +93,7 @@ void pmpi_waitany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Waitany");
         return;
     }
     *ierror = MPI_Waitany(*count, r.c, index, f_status(status));
@@ -108,7 +108,7 @@ void pmpi_testany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
     struct f_requests r;
     int c_flag = 0;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Testany");
         return;
     }
     *ierror = MPI_Testany(*count, r.c, index, &c_flag, f_status(status));
@@ -123,7 +123,7 @@ void pmpi_waitsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*incount))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Waitsome");
         return;
     }
     *ierror = MPI_Waitsome(*incount, r.c, outcount, indices, f_statuses(statuses));
@@ -137,7 +137,7 @@ void pmpi_testsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*incount))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Testsome");
         return;
     }
     *ierror = MPI_Testsome(*incount, r.c, outcount, indices, f_statuses(statuses));
@@ -152,7 +152,7 @@ void pmpi_request_get_status_all_(const MPI_Fint *count, MPI_Fint *requests, MPI
     struct f_requests r;
     int c_flag = 0;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Request_get_status_all");
         return;
     }
     *ierror = MPI_Request_get_status_all(*count, r.c, &c_flag, f_statuses(statuses));
@@ -167,7 +167,7 @@ void pmpi_request_get_status_any_(const MPI_Fint *count, MPI_Fint *requests, MPI
     struct f_requests r;
     int c_flag = 0;
     if (!requests_in(&r, requests, nonnegative(*count))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Request_get_status_any");
         return;
     }
     *ierror = MPI_Request_get_status_any(*count, r.c, index, &c_flag, f_status(status));
@@ -183,7 +183,7 @@ void pmpi_request_get_status_some_(const MPI_Fint *incount, MPI_Fint *requests,
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*incount))) {
-        *ierror = MPI_ERR_NO_MEM;
+        *ierror = f_no_memory("MPI_Request_get_status_some");
         return;
     }
     *ierror = MPI_Request_get_status_some(*incount, r.c, outcount, indices,

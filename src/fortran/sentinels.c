@@ -1,10 +1,12 @@
 /* sentinels.c - the common blocks behind mpif.h's special addresses (MPI_BOTTOM, MPI_IN_PLACE,
- * MPI_STATUS_IGNORE, ...) and the string conversions every binding uses. A program's common
- * block /mpi_fortran_bottom/ and these definitions are one symbol after linking, so the address
- * a Fortran call passes is the one fortran.h compares with; each is sized as mpif.h declares. */
+ * MPI_STATUS_IGNORE, ...), and the string conversions and out-of-memory error every binding
+ * uses. A program's common block /mpi_fortran_bottom/ and these definitions are one symbol
+ * after linking, so the address a Fortran call passes is the one fortran.h compares with; each
+ * is sized as mpif.h declares. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "fortran/fortran.h"
 
 MPI_Fint mpi_fortran_bottom_;
@@ -17,6 +19,12 @@ MPI_Fint mpi_fortran_unweighted_[1];
 MPI_Fint mpi_fortran_weights_empty_[1];
 char mpi_fortran_argv_null_[1];
 char mpi_fortran_argvs_null_[1];
+
+int f_no_memory(const char *function)
+{
+    return core_error_raise(NULL, MPI_ERR_NO_MEM, function,
+                            "out of memory converting the Fortran arguments");
+}
 
 char *f_string_in(const char *fortran, size_t length)
 {
