@@ -1314,7 +1314,8 @@ void pmpi_intercomm_merge_(const MPI_Fint *intercomm, const MPI_Fint *high, MPI_
                            MPI_Fint *ierror)
 {
     MPI_Comm c_newintracomm = MPI_Comm_fromint(*newintracomm);
-    *ierror = MPI_Intercomm_merge(MPI_Comm_fromint(*intercomm), *high, &c_newintracomm);
+    *ierror = MPI_Intercomm_merge(MPI_Comm_fromint(*intercomm), f_logical_in(*high),
+                                  &c_newintracomm);
     *newintracomm = MPI_Comm_toint(c_newintracomm);
 }
 #pragma weak mpi_intercomm_merge_ = pmpi_intercomm_merge_
@@ -1699,8 +1700,10 @@ void pmpi_dist_graph_create_(const MPI_Fint *comm_old, const MPI_Fint *n, const 
 void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *indegree, MPI_Fint *outdegree,
                                       MPI_Fint *weighted, MPI_Fint *ierror)
 {
+    int c_weighted = 0;
     *ierror = MPI_Dist_graph_neighbors_count(MPI_Comm_fromint(*comm), indegree, outdegree,
-                                             weighted);
+                                             &c_weighted);
+    *weighted = f_to_logical(c_weighted);
 }
 #pragma weak mpi_dist_graph_neighbors_count_ = pmpi_dist_graph_neighbors_count_
 

@@ -68,10 +68,10 @@ HAND = {
 NO_BINDING_PATTERNS = [r"_c$", r"^MPI_T_", r"_c2f$", r"_f2c$", r"_toint$", r"_fromint$",
                        r"^MPI_Status_[cf]2f", r"^MPI_Register_datarep"]
 
-LOGICAL_IN = {"commute", "reorder"}
+LOGICAL_IN = {"commute", "reorder", "high"}
 LOGICAL_IN_BY_FUNCTION = {("MPI_Status_set_cancelled", "flag"),
                           ("MPI_File_set_atomicity", "flag")}
-LOGICAL_OUT = {"flag", "commute"}
+LOGICAL_OUT = {"flag", "commute", "weighted"}
 
 C_HEAD = '''/* bindings.c - the Fortran entry points (gfortran names: mpi_send_, pmpi_send_) of every MPI
  * function whose arguments follow the plain conversion rules of tools/dev/gen-fortran.py.

@@ -2,7 +2,8 @@
 ! MPI_COMM_SPLIT, groups (incl, translate ranks), attribute keyvals whose copy and delete
 ! callbacks are Fortran subroutines (copy adds one, delete counts), the predefined
 ! MPI_COMM_DUP_FN / MPI_COMM_NULL_COPY_FN, MPI_TAG_UB read as a number, and a periodic
-! Cartesian grid (LOGICAL periods in and out, MPI_CART_SUB with LOGICAL remain_dims).
+! Cartesian grid (LOGICAL periods in and out, MPI_CART_SUB with LOGICAL remain_dims), a
+! distributed graph (MPI_UNWEIGHTED, LOGICAL weighted) and MPI_INTERCOMM_MERGE (LOGICAL high).
 module attr_callbacks
     use mpi
     implicit none
@@ -37,9 +38,9 @@ program comm_attr
     implicit none
     integer :: ierr, rank, nprocs, errs, half, hrank, hsize, world_group, group, i
     integer :: key_user, key_dup, key_null, dup, cart, row, cart_rank, coords(2), dims(2)
-    integer :: translated(1), source, dest, last
+    integer :: translated(1), source, dest, last, graph, indegree, outdegree, inter, merged
     integer(kind=MPI_ADDRESS_KIND) :: value, zero
-    logical :: flag, periods(2)
+    logical :: flag, periods(2), weighted
 
     errs = 0
     call MPI_Init(ierr)
@@ -104,6 +105,34 @@ program comm_attr
     if (i /= dims(2)) call fail('cart_sub')
     call MPI_Comm_free(row, ierr)
     call MPI_Comm_free(cart, ierr)
+
+    ! A distributed graph (each rank's successor): MPI_DIST_GRAPH_NEIGHBORS_COUNT's LOGICAL.
+    call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, [mod(rank + nprocs - 1, nprocs)], &
+                                        MPI_UNWEIGHTED, 1, [mod(rank + 1, nprocs)], &
+                                        MPI_UNWEIGHTED, MPI_INFO_NULL, .false., graph, ierr)
+    call MPI_Dist_graph_neighbors_count(graph, indegree, outdegree, weighted, ierr)
+    if (indegree /= 1 .or. outdegree /= 1 .or. weighted) call fail('dist graph unweighted')
+    call MPI_Comm_free(graph, ierr)
+    call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, [mod(rank + nprocs - 1, nprocs)], &
+                                        [5], 1, [mod(rank + 1, nprocs)], [5], MPI_INFO_NULL, &
+                                        .false., graph, ierr)
+    call MPI_Dist_graph_neighbors_count(graph, indegree, outdegree, weighted, ierr)
+    if (.not. weighted) call fail('dist graph weighted')
+    call MPI_Comm_free(graph, ierr)
+
+    ! The two halves as an intercommunicator, merged with the odd ranks high (LOGICAL high).
+    if (nprocs > 1) then
+        ! The other half's leader (its rank 0) is its highest world rank (key -rank above).
+        last = nprocs - 1
+        if (mod(last, 2) == mod(rank, 2)) last = last - 1
+        call MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, last, 7, inter, ierr)
+        call MPI_Intercomm_merge(inter, mod(rank, 2) == 1, merged, ierr)
+        call MPI_Comm_rank(merged, i, ierr)
+        if (mod(rank, 2) == 0 .and. i >= hsize) call fail('intercomm_merge low')
+        if (mod(rank, 2) == 1 .and. i < nprocs - hsize) call fail('intercomm_merge high')
+        call MPI_Comm_free(merged, ierr)
+        call MPI_Comm_free(inter, ierr)
+    end if
 
     call MPI_Comm_free(half, ierr)          ! deletes key_user's original
     if (deletes /= 3) call fail('delete on free')
