@@ -453,7 +453,10 @@ static int apply_user(const struct coll_op *op, const void *in, void *inout, MPI
     }
     while (count > 0) {
         int len = count > INT_MAX ? INT_MAX : (int)count;
-        op->user_fn((void *)in, inout, &len, &handle);
+        if (op->user_adapter)
+            op->user_adapter(op->user_fn, (void *)in, inout, &len, &handle);
+        else
+            op->user_fn((void *)in, inout, &len, &handle);
         in = (const char *)in + (MPI_Aint)len * type->extent;
         inout = (char *)inout + (MPI_Aint)len * type->extent;
         count -= len;

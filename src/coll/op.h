@@ -25,6 +25,10 @@ struct coll_op {
     MPI_Op handle_value;         /* predefined: the ABI value */
     MPI_User_function *user_fn;
     MPI_User_function_c *user_fn_c;
+    /* Set for a Fortran operator (src/fortran/callbacks.c): user_fn is then the Fortran
+     * routine, called through this adapter, which passes the datatype as an INTEGER handle. */
+    void (*user_adapter)(MPI_User_function *fn, void *in, void *inout, int *len,
+                         MPI_Datatype *type);
     enum coll_op_kind kind;
     unsigned magic;              /* COLL_OP_MAGIC while the object is alive (handle checks) */
 };

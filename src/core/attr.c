@@ -22,12 +22,16 @@ struct core_keyval {
     core_attr_callback *copy_fn;
     core_attr_callback *delete_fn;
     void *extra_state;
+    int fortran;        /* created in Fortran: callbacks get Fortran's view of values */
 };
 
+/* A Fortran attribute keeps its number in fortran_value and value points at it (C's view). */
 struct core_attr {
     int keyval;
     struct core_keyval *key;
     void *value;
+    int fortran;
+    MPI_Aint fortran_value;
     struct core_attr *next;
 };
 
@@ -75,6 +79,7 @@ int core_keyval_create(enum core_attr_kind kind, core_attr_callback *copy_fn,
     key->copy_fn = copy_fn;
     key->delete_fn = delete_fn;
     key->extra_state = extra_state;
+    key->fortran = 0;
     keyvals[slot] = key;
     *keyval = KEYVAL_BASE + slot;
     return MPI_SUCCESS;
@@ -127,7 +132,25 @@ int core_keyval_free(enum core_attr_kind kind, int keyval)
     return MPI_SUCCESS;
 }
 
+int core_keyval_make_fortran(enum core_attr_kind kind, int keyval)
+{
+    struct core_keyval *key = keyval_lookup(kind, keyval);
+    if (!key)
+        return MPI_ERR_KEYVAL;
+    key->fortran = 1;
+    return MPI_SUCCESS;
+}
+
 /* ---- callbacks, called through their real types ------------------------------------------- */
+
+/* What the keyval's callbacks see: C callbacks the C view (a Fortran number by address),
+ * Fortran ones (through src/fortran's trampolines) the Fortran view. */
+static void *callback_value(const struct core_attr *attr)
+{
+    if (attr->key->fortran && attr->fortran)
+        return (void *)attr->fortran_value;
+    return attr->value;
+}
 
 static int call_copy(const struct core_attr *attr, void *handle, void **out, int *flag)
 {
@@ -135,22 +158,23 @@ static int call_copy(const struct core_attr *attr, void *handle, void **out, int
     *flag = 0;
     if (fn == ATTR_NULL_FN)
         return MPI_SUCCESS;
-    if (fn == ATTR_DUP_FN) {
-        *out = attr->value;
+    if (fn == ATTR_DUP_FN) { /* the same value in the same language (see copy_all) */
+        *out = attr->fortran ? (void *)attr->fortran_value : attr->value;
         *flag = 1;
         return MPI_SUCCESS;
     }
     void *extra = attr->key->extra_state;
+    void *in = callback_value(attr);
     switch (attr->key->kind) {
     case CORE_ATTR_COMM:
-        return ((MPI_Comm_copy_attr_function *)fn)((MPI_Comm)handle, attr->keyval, extra,
-                                                    attr->value, out, flag);
+        return ((MPI_Comm_copy_attr_function *)fn)((MPI_Comm)handle, attr->keyval, extra, in,
+                                                    out, flag);
     case CORE_ATTR_TYPE:
         return ((MPI_Type_copy_attr_function *)fn)((MPI_Datatype)handle, attr->keyval, extra,
-                                                    attr->value, out, flag);
+                                                    in, out, flag);
     case CORE_ATTR_WIN:
-        return ((MPI_Win_copy_attr_function *)fn)((MPI_Win)handle, attr->keyval, extra,
-                                                   attr->value, out, flag);
+        return ((MPI_Win_copy_attr_function *)fn)((MPI_Win)handle, attr->keyval, extra, in,
+                                                   out, flag);
     }
     return MPI_ERR_INTERN;
 }
@@ -161,16 +185,17 @@ static int call_delete(const struct core_attr *attr, void *handle)
     if (fn == ATTR_NULL_FN)
         return MPI_SUCCESS;
     void *extra = attr->key->extra_state;
+    void *value = callback_value(attr);
     switch (attr->key->kind) {
     case CORE_ATTR_COMM:
-        return ((MPI_Comm_delete_attr_function *)fn)((MPI_Comm)handle, attr->keyval,
-                                                      attr->value, extra);
+        return ((MPI_Comm_delete_attr_function *)fn)((MPI_Comm)handle, attr->keyval, value,
+                                                      extra);
     case CORE_ATTR_TYPE:
         return ((MPI_Type_delete_attr_function *)fn)((MPI_Datatype)handle, attr->keyval,
-                                                      attr->value, extra);
+                                                      value, extra);
     case CORE_ATTR_WIN:
-        return ((MPI_Win_delete_attr_function *)fn)((MPI_Win)handle, attr->keyval,
-                                                     attr->value, extra);
+        return ((MPI_Win_delete_attr_function *)fn)((MPI_Win)handle, attr->keyval, value,
+                                                     extra);
     }
     return MPI_ERR_INTERN;
 }
@@ -193,6 +218,8 @@ static int list_push(void **list, int keyval, struct core_keyval *key, void *val
     attr->keyval = keyval;
     attr->key = key;
     attr->value = value;
+    attr->fortran = 0;
+    attr->fortran_value = 0;
     attr->next = *list;
     *list = attr;
     key->refcount++;
@@ -219,7 +246,26 @@ int core_attr_set(enum core_attr_kind kind, void **list, void *handle, int keyva
     if (rc != MPI_SUCCESS)
         return rc;
     (*link)->value = value;
+    (*link)->fortran = 0;
     return MPI_SUCCESS;
+}
+
+void core_attr_make_fortran(void *list, int keyval, MPI_Aint value)
+{
+    struct core_attr *attr = *find_attr(&list, keyval);
+    if (attr) {
+        attr->fortran = 1;
+        attr->fortran_value = value;
+        attr->value = &attr->fortran_value;
+    }
+}
+
+void core_attr_get_fortran(void *list, int keyval, MPI_Aint *value, int *flag)
+{
+    struct core_attr *attr = *find_attr(&list, keyval);
+    *flag = attr != NULL;
+    if (attr)
+        *value = attr->fortran ? attr->fortran_value : (MPI_Aint)attr->value;
 }
 
 int core_attr_get(enum core_attr_kind kind, void *list, int keyval, void **value, int *flag)
@@ -286,6 +332,11 @@ int core_attr_copy_all(enum core_attr_kind kind, void *src, void *old_handle, vo
         rc = call_copy(order[i], old_handle, &value, &flag);
         if (rc == MPI_SUCCESS && flag)
             rc = list_push(dst, order[i]->keyval, order[i]->key, value);
+        /* MPI_DUP_FN keeps the value's language; a callback's result is in its own. */
+        int fortran = order[i]->key->copy_fn == ATTR_DUP_FN ? order[i]->fortran
+                                                             : order[i]->key->fortran;
+        if (rc == MPI_SUCCESS && flag && fortran)
+            core_attr_make_fortran(*dst, order[i]->keyval, (MPI_Aint)value);
     }
     free(order);
     if (rc != MPI_SUCCESS) /* undo without callbacks: the new object never existed */

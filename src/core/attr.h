@@ -40,6 +40,15 @@ int core_attr_delete_all(enum core_attr_kind kind, void **list, void *handle);
  * callback already failed). */
 void core_attr_drop_all(void **list);
 
+/* Fortran (src/fortran/attributes.c). A Fortran attribute value is a number: it is stored in
+ * the attribute itself and C sees a pointer to it (MPI-4.1 19.3.7); a keyval created in Fortran
+ * hands its callbacks the value as Fortran sees it (the number, or a C value's address). */
+int core_keyval_make_fortran(enum core_attr_kind kind, int keyval);  /* MPI_ERR_KEYVAL */
+/* The attribute keyval of *list, just set by core_attr_set with value, becomes Fortran's. */
+void core_attr_make_fortran(void *list, int keyval, MPI_Aint value);
+/* The value as Fortran sees it: its number, or a C attribute's pointer as a number. */
+void core_attr_get_fortran(void *list, int keyval, MPI_Aint *value, int *flag);
+
 /* MPI_Finalize: drop the keyval table. */
 void core_attr_finalize(void);
 

@@ -2,7 +2,11 @@
 # check_exports.sh - the public header and the library agree:
 #  1. include/mpi.h is exactly what tools/dev/gen-mpi-h.py generates (nobody edited it by hand);
 #  2. every MPI_X and PMPI_X declared in mpi.h is exported by libnodempi.so, and MPI_X is weak
-#     (so profiling tools can interpose), and nothing but MPI_/PMPI_/MPIX_ symbols is exported.
+#     (so profiling tools can interpose), and nothing but MPI_/PMPI_/MPIX_ symbols (and the
+#     Fortran mpi_x_ / pmpi_x_ ones) is exported;
+#  3. in a build with Fortran: include/mpif.h, src/fortran/bindings.c and src/fortran/mpi.f90
+#     are what tools/dev/gen-fortran.py generates, and every pmpi_x_ defined in src/fortran is
+#     exported with a weak mpi_x_ twin.
 # Usage: check_exports.sh <source-dir> <libnodempi.so>
 set -euo pipefail
 src=$1
@@ -35,11 +39,34 @@ if [ -n "$strong" ]; then
     echo "$strong" | sed 's/^/  /'
     status=1
 fi
-extra=$(awk '$2 !~ /^(P?MPIX?_|_init$|_fini$)/ {print $2}' "$tmp/exported")
+extra=$(awk '$2 !~ /^(P?MPIX?_|p?mpi_[a-z0-9_]+_$|_init$|_fini$)/ {print $2}' "$tmp/exported")
 if [ -n "$extra" ]; then
     echo "internal symbols leaking from the library:"
     echo "$extra" | sed 's/^/  /'
     status=1
+fi
+if grep -q ' pmpi_init_$' "$tmp/exported"; then
+    mkdir -p "$tmp/src/fortran"
+    python3 "$tmp/tools/dev/gen-fortran.py" 2>/dev/null
+    for f in include/mpif.h src/fortran/bindings.c src/fortran/mpi.f90; do
+        if ! cmp -s "$tmp/$f" "$src/$f"; then
+            echo "$f differs from what tools/dev/gen-fortran.py generates:"
+            diff "$src/$f" "$tmp/$f" | head -20
+            status=1
+        fi
+    done
+    grep -ohE '^(void|double|MPI_Aint) pmpi_[a-z0-9_]+_\(' "$src"/src/fortran/*.c |
+        sed -E 's/^[A-Za-z_]+ p(mpi_[a-z0-9_]+_)\($/\1/' | sort -u >"$tmp/fortran"
+    fmissing=$(for f in $(cat "$tmp/fortran"); do
+        grep -q "^W $f\$" "$tmp/exported" && grep -q " p$f\$" "$tmp/exported" || echo "$f"
+    done)
+    if [ -n "$fmissing" ]; then
+        echo "Fortran entry points not exported as weak mpi_x_ with a pmpi_x_ twin:"
+        echo "$fmissing" | sed 's/^/  /'
+        status=1
+    fi
+    fcount=$(wc -l <"$tmp/fortran")
+    [ $status = 0 ] && echo "Fortran: generated files up to date; $fcount entry points exported"
 fi
 count=$(grep -c '^MPI_' "$tmp/declared" || true)
 [ $status = 0 ] && echo "mpi.h up to date; all $count MPI functions exported, weak, with PMPI twins"

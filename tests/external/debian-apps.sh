@@ -9,8 +9,9 @@
 #
 # PROGRAMs: hpcc (HPC Challenge 1.5.0: HPL, PTRANS, FFT, RandomAccess, STREAM, DGEMM, b_eff),
 # netpipe (NPmpi 3.7.2 integrity checks, 2 ranks, and one ping-pong timing), fftw3 (FFTW 3.3.10's
-# MPI transforms checked by its own check.pl), pnetcdf (PnetCDF 1.12.3's test suite: MPI-IO).
-# Default: all four.
+# MPI transforms checked by its own check.pl), pnetcdf (PnetCDF 1.12.3's test suite: MPI-IO),
+# pnetcdf_fortran (PnetCDF's Fortran examples and tests, built with mpifort).
+# Default: the first four.
 # BUILD_DIR defaults to ./build (bin/mpicc, bin/mpiexec). Environment: WORKDIR=dir (default
 # /tmp/nodempi-debian-apps, reused: sources and builds are kept), MPIS="nodempi openmpi mpich",
 # RANKS="1 2 4", TIMEOUT=600 seconds per run. Results: WORKDIR/results.txt, one line per run
@@ -283,6 +284,56 @@ pnetcdf_run() {
             [ "$rc_all" = 0 ] && status=pass
             record pnetcdf "$([ "$np" = 1 ] && echo check || echo "ptest$np")" "$mpi" "$np" \
                 "$status" "$secs"
+        done
+    done
+}
+
+# PnetCDF's Fortran side: the same source configured with --enable-fortran and the MPI's
+# mpifort; its Fortran programs are the F77 examples (include 'mpif.h'), the F90 examples and
+# tests (use mpi), the nf_test / nf90_test API suites and the fandc mixed-language tests.
+# "make check" in those directories at 1 rank, "make ptest2" / "make ptest4" at 2 / 4.
+mpifort_of() {
+    case $1 in
+    nodempi) echo "$build/bin/mpifort" ;;
+    openmpi) command -v mpifort.openmpi ;;
+    mpich) command -v mpifort.mpich ;;
+    esac
+}
+
+pnetcdf_fortran_dirs="test/nf_test test/nf90_test test/F90 test/fandc examples/F77 examples/F90"
+
+pnetcdf_fortran_build() {
+    local mpi=$1 src dst run fc
+    src=$(fetch pnetcdf)
+    [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi > autoreconf.log 2>&1) || return 1
+    dst=$work/pnetcdf-fortran-$mpi
+    [ -f "$dst/.tests-done" ] && return 0
+    rm -rf "$dst" && mkdir -p "$dst"
+    run="$(mpirun_of "$mpi") -n NP"
+    fc=$(mpifort_of "$mpi")
+    (cd "$dst" && nice -n 10 "$src/configure" --enable-fortran --disable-cxx --disable-shared \
+        MPICC="$(mpicc_of "$mpi")" MPIF77="$fc" MPIF90="$fc" CFLAGS=-O1 FFLAGS=-O1 FCFLAGS=-O1 \
+        TESTMPIRUN="$run" > config.out 2>&1 &&
+        nice -n 10 make -j2 > make.out 2>&1 && nice -n 10 make -j2 tests > tests.out 2>&1 &&
+        touch .tests-done)
+}
+
+pnetcdf_fortran_run() {
+    local mpi np tree d rc_all status target
+    for np in $ranks; do
+        for mpi in $mpis; do
+            tree=$work/pnetcdf-fortran-$mpi
+            t0=$(date +%s.%N)
+            rc_all=0
+            target=check
+            [ "$np" = 1 ] || target=ptest$np
+            for d in $pnetcdf_fortran_dirs; do
+                (cd "$tree/$d" && nice -n 10 make -k "$target" > "$target.out" 2>&1) || rc_all=1
+            done
+            secs=$(echo "$(date +%s.%N) - $t0" | bc)
+            status=fail
+            [ "$rc_all" = 0 ] && status=pass
+            record pnetcdf-f "$target" "$mpi" "$np" "$status" "$secs"
         done
     done
 }

@@ -14,14 +14,19 @@
 # subdirectory (default: the MPI); THREADS=single|multiple configures the suite for that thread
 # level (default multiple when the threads directory is asked for, else single; a multiple
 # configuration lives in <tag>-mt); MPI=mpich runs the same tests with Debian's MPICH
-# (mpicc.mpich/mpiexec.mpich) for comparison. Results go to WORKDIR/<tag>/results.txt (one line
-# per test, appended) and failing outputs to WORKDIR/<tag>/logs/. Results and known failures:
-# docs/external-tests.md. Exit status 1 when any test failed.
+# (mpicc.mpich/mpiexec.mpich) for comparison; FORTRAN=1 builds the suite's Fortran tests with
+# the MPI's mpifort (DIRs then default to f77 f90; the configuration lives in <tag>-fortran).
+# Results go to WORKDIR/<tag>/results.txt (one line per test, appended) and failing outputs to
+# WORKDIR/<tag>/logs/. Results and known failures: docs/external-tests.md. Exit status 1 when any
+# test failed.
 set -euo pipefail
 
 build=$(cd "${1:-build}" && pwd)
 shift || true
-dirs=${*:-attr coll comm datatype errhan group info init mpi_t pt2pt part rma topo io errors}
+fortran=${FORTRAN:-0}
+if [ "$fortran" = 1 ]; then default_dirs="f77 f90"
+else default_dirs="attr coll comm datatype errhan group info init mpi_t pt2pt part rma topo io errors"; fi
+dirs=${*:-$default_dirs}
 case " $dirs " in *" threads "*) threads=${THREADS:-multiple} ;; *) threads=${THREADS:-single} ;; esac
 # The spawn tests need a suite configured with --enable-spawn (in <tag>-spawn): its other
 # directories then also run their spawn-using tests.
@@ -55,24 +60,32 @@ EOF
     tar -xJf "$work"/mpich_"$version".orig.tar.xz -C "$work" "mpich-$version/test/mpi"
 fi
 
-# 2. Configure standalone (VPATH) with the MPI's wrappers: C only, the threads tests only with
-# THREADS=multiple (nodempi grants MPI_THREAD_MULTIPLE), spawn only when the spawn directory is
-# asked for; --enable-strictmpi skips
+# 2. Configure standalone (VPATH) with the MPI's wrappers: C (or Fortran), the threads tests
+# only with THREADS=multiple (nodempi grants MPI_THREAD_MULTIPLE), spawn only when the spawn
+# directory is asked for; --enable-strictmpi skips
 # tests of MPICH extensions (strict=false in a testlist).
 if [ "$mpi" = mpich ]; then cc=$(command -v mpicc.mpich); run=$(command -v mpiexec.mpich)
-else cc=$build/bin/mpicc; run=$build/bin/mpiexec; fi
+    fc=$(command -v mpifort.mpich || true)
+else cc=$build/bin/mpicc; run=$build/bin/mpiexec; fc=$build/bin/mpifort; fi
 [ -x "$cc" ] && [ -x "$run" ] || { echo "mpich-testsuite.sh: no $cc or $run" >&2; exit 2; }
 obj="$work/${TAG:-$mpi}"
 [ "$threads" = single ] || obj="$obj-mt"
 [ "$spawn" = disable ] || obj="$obj-spawn"
+fortran_args=(--disable-fortran)
+if [ "$fortran" = 1 ]; then
+    [ -x "$fc" ] || { echo "mpich-testsuite.sh: no Fortran wrapper $fc" >&2; exit 2; }
+    fortran_args=(--enable-fortran=f77,f90 F77="$fc" FC="$fc" MPIF77="$fc" MPIFC="$fc")
+    obj="$obj-fortran"
+fi
 if [ ! -f "$obj/runtests" ]; then
     mkdir -p "$obj"
-    (cd "$obj" && "$src/configure" CC="$cc" MPICC="$cc" MPIEXEC="$run" --disable-fortran \
+    (cd "$obj" && "$src/configure" CC="$cc" MPICC="$cc" MPIEXEC="$run" "${fortran_args[@]}" \
         --disable-cxx --enable-threads=$threads --$spawn-spawn --enable-rma --enable-part \
         --enable-romio --enable-strictmpi > config.out 2>&1) || { tail "$obj/config.out"; exit 1; }
     # dtpools (the datatype pool behind the testlist.dtp tests) still calls MPI_Type_hvector and
     # MPI_Type_hindexed, removed in MPI-3.0; their MPI-2 replacements take the same arguments.
     make -C "$obj/util" > /dev/null
+    [ "$fortran" = 1 ] ||   # the Fortran tests use no datatype pool
     make -C "$obj/dtpools" CPPFLAGS="-DMPI_Type_hvector=MPI_Type_create_hvector \
         -DMPI_Type_hindexed=MPI_Type_create_hindexed" > /dev/null 2>&1
 fi

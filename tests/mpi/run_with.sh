@@ -5,7 +5,8 @@
 #        run_with.sh mpicc.openmpi mpiexec.openmpi --oversubscribe
 # Environment: MT_AREAS (default: every directory here that has a testlist), MT_FILTER
 # (regex on test names), MT_TIMEOUT (seconds per run, default 120), MT_BUILD_DIR (default
-# under /tmp), MT_CFLAGS (extra compiler flags), MT_VERBOSE=1 (also show passing output).
+# under /tmp), MT_CFLAGS (extra compiler flags), MT_VERBOSE=1 (also show passing output),
+# MT_MPIFORT (that MPI's Fortran wrapper: the fortran area runs only when it is set).
 # Prints one line per run and a final "N passed, N failed" summary; exit 1 if any failed.
 
 set -u
@@ -42,7 +43,19 @@ mkdir -p "$BUILD"
 for area in $AREAS; do
     dir=$HERE/$area
     [ -d "$dir" ] || continue
+    [ "$area" = fortran ] && [ -z "${MT_MPIFORT:-}" ] && continue
     mkdir -p "$BUILD/$area"
+    for src in "$dir"/*.f90 "$dir"/*.f; do
+        [ -e "$src" ] || continue
+        name=$(basename "${src%.*}")
+        echo "$name" | grep -Eq -- "$FILTER" || continue
+        if ! (cd "$BUILD/$area" && $MT_MPIFORT -O2 -g -o "$name" "$src") \
+            2>"$BUILD/$area/$name.build.log"; then
+            echo "BUILD FAIL $area/$name"
+            sed 's/^/    /' "$BUILD/$area/$name.build.log"
+            record 1 "$area/$name (build)"
+        fi
+    done
     # build every program of the area
     for src in "$dir"/*.c; do
         [ -e "$src" ] || continue

@@ -1,6 +1,7 @@
 /* test_attr.c - unit test of src/core/attr.c: keyval lifetime, set/get/delete, copy callbacks
- * (MPI_*_DUP_FN, NULL_COPY_FN, user functions, failing copies) and delete callbacks (on
- * replace, delete, delete_all newest first, after the keyval was freed). */
+ * (MPI_*_DUP_FN, NULL_COPY_FN, user functions, failing copies), delete callbacks (on
+ * replace, delete, delete_all newest first, after the keyval was freed) and Fortran values
+ * (numbers C sees by pointer, callbacks of Fortran keyvals see numbers). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,10 +164,62 @@ static void test_copy_and_free(void)
     core_attr_finalize();
 }
 
+static void test_fortran_values(void)
+{
+    int calls = 0, k_c, k_f;
+    core_keyval_create(CORE_ATTR_COMM, CB(MPI_COMM_DUP_FN), CB(MPI_COMM_NULL_DELETE_FN), NULL,
+                       &k_c);
+    core_keyval_create(CORE_ATTR_COMM, CB(times_ten), CB(record_delete), &calls, &k_f);
+    CHECK(core_keyval_make_fortran(CORE_ATTR_COMM, k_f) == MPI_SUCCESS, "make_fortran keyval");
+    void *src = NULL, *dst = NULL, *value;
+    MPI_Aint number;
+    int flag;
+
+    /* A number set from Fortran: C gets a pointer to it, Fortran the number. */
+    core_attr_set(CORE_ATTR_COMM, &src, HANDLE, k_c, (void *)42);
+    core_attr_make_fortran(src, k_c, 42);
+    core_attr_get(CORE_ATTR_COMM, src, k_c, &value, &flag);
+    CHECK(flag && value && *(MPI_Aint *)value == 42, "C view of a Fortran number");
+    core_attr_get_fortran(src, k_c, &number, &flag);
+    CHECK(flag && number == 42, "Fortran view of a Fortran number: %ld", (long)number);
+    /* A C pointer read from Fortran is the address as a number. */
+    core_attr_set(CORE_ATTR_COMM, &src, HANDLE, k_f, (void *)0x1234);
+    core_attr_get_fortran(src, k_f, &number, &flag);
+    CHECK(flag && number == 0x1234, "Fortran view of a C value");
+    /* Fortran number under a Fortran keyval: its copy callback sees 5, makes a number. */
+    core_attr_set(CORE_ATTR_COMM, &src, HANDLE, k_f, (void *)5);
+    core_attr_make_fortran(src, k_f, 5);
+
+    CHECK(core_attr_copy_all(CORE_ATTR_COMM, src, HANDLE, &dst) == MPI_SUCCESS, "copy_all");
+    core_attr_get_fortran(dst, k_f, &number, &flag);
+    CHECK(flag && number == 50 && calls == 1, "Fortran copy: %ld", (long)number);
+    core_attr_get(CORE_ATTR_COMM, dst, k_f, &value, &flag);
+    CHECK(flag && *(MPI_Aint *)value == 50, "C view of a Fortran copy");
+    core_attr_get(CORE_ATTR_COMM, dst, k_c, &value, &flag);
+    void *src_value;
+    core_attr_get(CORE_ATTR_COMM, src, k_c, &src_value, &flag);
+    CHECK(flag && *(MPI_Aint *)value == 42 && value != src_value,
+          "MPI_COMM_DUP_FN copy of a Fortran number has its own cell");
+    /* The delete callback of a Fortran keyval sees the number too. */
+    ndeleted = 0;
+    core_attr_delete(CORE_ATTR_COMM, &dst, HANDLE, k_f);
+    CHECK(ndeleted == 1 && deleted[0] == 50, "Fortran delete saw %d", deleted[0]);
+    /* Setting from C again makes it a C value. */
+    core_attr_set(CORE_ATTR_COMM, &src, HANDLE, k_c, (void *)7);
+    core_attr_get(CORE_ATTR_COMM, src, k_c, &value, &flag);
+    CHECK(value == (void *)7, "C set after Fortran set");
+    core_attr_drop_all(&src);
+    core_attr_drop_all(&dst);
+    core_keyval_free(CORE_ATTR_COMM, k_c);
+    core_keyval_free(CORE_ATTR_COMM, k_f);
+    core_attr_finalize();
+}
+
 int main(void)
 {
     test_basic();
     test_copy_and_free();
+    test_fortran_values();
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;
