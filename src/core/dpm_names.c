@@ -88,11 +88,17 @@ int core_dpm_publish(const char *service, const char *port_name)
     if (service_path(service, path, sizeof(path)) != MPI_SUCCESS)
         return MPI_ERR_ARG;
     directory(dir, sizeof(dir));
-    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
-        return MPI_ERR_SERVICE;
-    int pid;
+    int pid, fd = -1;
     read_entry(path, NULL, &pid); /* removes a stale entry */
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    /* Another process's unpublish may remove the empty directory between our mkdir and open
+     * (ENOENT; seen with 3 ranks publishing and unpublishing at once): make it again. */
+    for (int attempt = 0; attempt < 16; attempt++) {
+        if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+            return MPI_ERR_SERVICE;
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != ENOENT)
+            break;
+    }
     if (fd < 0)
         return MPI_ERR_SERVICE; /* published already, by a live process */
     char text[MPI_MAX_PORT_NAME + 32];
