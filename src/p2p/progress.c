@@ -115,7 +115,6 @@ void p2p_finalize(void)
     memset(&p2p, 0, sizeof(p2p));
 }
 
-/* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */
 /* An explicit eager limit is an instruction, not a starting point (as for the copy choice). */
 void p2p_set_idle_eager(void)
 {
@@ -124,6 +123,7 @@ void p2p_set_idle_eager(void)
                       !core_config_is_set("NODEMPI_EAGER_LIMIT"));
 }
 
+/* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */
 void p2p_after_drain(int world_src)
 {
     struct p2p_peer *peer = &p2p.peers[world_src];

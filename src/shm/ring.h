@@ -8,9 +8,10 @@
  * memory_order_acquire and reads the record once the stamp equals the value that position
  * expects. Positions only grow, so a header left from an earlier lap holds a smaller stamp and
  * never passes. Payload of an earlier lap could hold any value, so the consumer keeps this
- * invariant: the first word of every line that held payload (lines 2.. of a record, and the
- * unwritten tail of a SKIP pad) is zeroed before the space goes back to the producer (release
- * store of head; the producer writes only after an acquire load of a head covering the space).
+ * invariant: the first word of every line that held payload (lines 2.. of a record; a SKIP
+ * pad's tail was zeroed when it last held payload and not written since) is zeroed before the
+ * space goes back to the producer (release store of head; the producer writes only after an
+ * acquire load of a head covering the space).
  * The consumer does not write a record's header line, so a one-line message costs what the
  * it. History: the producer used to zero the next record's stamp before publishing, and the
  * publishing store then waited behind a cache miss on that line: MPI_Send/Recv 8 B one-way went
