@@ -12,8 +12,8 @@
  * pad's tail was zeroed when it last held payload and not written since) is zeroed before the
  * space goes back to the producer (release store of head; the producer writes only after an
  * acquire load of a head covering the space).
- * The consumer does not write a record's header line, so a one-line message costs what the
- * it. History: the producer used to zero the next record's stamp before publishing, and the
+ * The consumer does not write a record's header line, so a one-line message costs one line
+ * transfer each way. History: the producer used to zero the next record's stamp before publishing, and the
  * publishing store then waited behind a cache miss on that line: MPI_Send/Recv 8 B one-way went
  * from 0.16 to 0.10-0.12 us (vCPUs close, floor 26 ns) and from 0.56-0.63 to 0.30-0.32 us (far,
  * floor 150 ns) without it. A bare ring ping-pong costs 75-83 ns close, 2x the 37-46 ns of a
