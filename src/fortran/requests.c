@@ -118,31 +118,36 @@ void pmpi_testany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 }
 #pragma weak mpi_testany_ = pmpi_testany_
 
-void pmpi_waitsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
-                    MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+/* MPI_WAITSOME and MPI_TESTSOME: the same arguments, the C function says which. */
+typedef int some_function(int, MPI_Request[], int *, int[], MPI_Status[]);
+
+static void some_common(some_function *fn, const char *name, const MPI_Fint *incount,
+                        MPI_Fint *requests, MPI_Fint *outcount, MPI_Fint *indices,
+                        MPI_Fint *statuses, MPI_Fint *ierror)
 {
     struct f_requests r;
     if (!requests_in(&r, requests, nonnegative(*incount))) {
-        *ierror = f_no_memory("MPI_Waitsome");
+        *ierror = f_no_memory(name);
         return;
     }
-    *ierror = MPI_Waitsome(*incount, r.c, outcount, indices, f_statuses(statuses));
+    *ierror = fn(*incount, r.c, outcount, indices, f_statuses(statuses));
     requests_out(&r, requests, nonnegative(*incount));
     indices_out(outcount, indices);
+}
+
+void pmpi_waitsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
+                    MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
+{
+    some_common(MPI_Waitsome, "MPI_Waitsome", incount, requests, outcount, indices, statuses,
+                ierror);
 }
 #pragma weak mpi_waitsome_ = pmpi_waitsome_
 
 void pmpi_testsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                     MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
 {
-    struct f_requests r;
-    if (!requests_in(&r, requests, nonnegative(*incount))) {
-        *ierror = f_no_memory("MPI_Testsome");
-        return;
-    }
-    *ierror = MPI_Testsome(*incount, r.c, outcount, indices, f_statuses(statuses));
-    requests_out(&r, requests, nonnegative(*incount));
-    indices_out(outcount, indices);
+    some_common(MPI_Testsome, "MPI_Testsome", incount, requests, outcount, indices, statuses,
+                ierror);
 }
 #pragma weak mpi_testsome_ = pmpi_testsome_
 
