@@ -52,9 +52,7 @@ static int wrap_early(struct shm_ring *ring, uint64_t bytes)
     if (offset + bytes <= soft || offset < bytes || bytes > soft || ring->bytes <= soft ||
         bytes < SHM_RING_SOFT_LAP_MIN_RECORD || lap == ring->lap_declined)
         return 0;
-    /* acquire: as in has_room, the consumer is done with everything before head */
-    ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);
-    if (ring->head_cache == ring->position)
+    if (shm_ring_consumed_all(ring))
         return 1;
     ring->lap_declined = lap; /* a stream: use the whole ring this lap, ask again next lap */
     return 0;
