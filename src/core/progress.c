@@ -167,6 +167,35 @@ static int cores_contended(void)
     return contended;
 }
 
+/* A nonblocking call (MPI_Test & co., MPI_Iprobe) found nothing: programs that poll in a loop
+ * wait there as much as in MPI_Wait, but the call must return at once. When oversubscribed, and
+ * the awake ranks do not fit the cores, every NONBLOCKING_POLLS_BEFORE_YIELD consecutive empty
+ * polls of this process give the core away once: the rank whose message the poller waits for
+ * may need it. hpcc's MPIRandomAccess pattern (tests of an 8 KiB Isend and of one
+ * MPI_ANY_SOURCE receive), 4 ranks on 2 cores: see docs/benchmarks.md "Session 6". */
+enum { NONBLOCKING_POLLS_BEFORE_YIELD = 256 };
+
+int core_progress_poll(void)
+{
+    static unsigned empty_polls;
+    if (core_progress()) {
+        empty_polls = 0;
+        return 1;
+    }
+    if (!nodempi.oversubscribed || core_config.wait == CORE_WAIT_SPIN ||
+        ++empty_polls < NONBLOCKING_POLLS_BEFORE_YIELD)
+        return 0;
+    empty_polls = 0;
+    if (core_config.wait == CORE_WAIT_AUTO && awake_ranks_fit() && !cores_contended())
+        return 0;
+    nodempi.poll_yields++;
+    if (nodempi.thread_multiple && core_thread_contended())
+        core_thread_yield(); /* threads of this process queued for the lock go first */
+    else
+        sched_yield();
+    return 0;
+}
+
 void core_progress_idle(unsigned idle_rounds)
 {
     if (nodempi.thread_multiple) {

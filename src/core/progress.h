@@ -9,6 +9,10 @@ struct core_request;
  * completed), so waiters know whether to back off. */
 int core_progress(void);
 
+/* core_progress for nonblocking calls (MPI_Test & co., MPI_Iprobe): when oversubscribed, a
+ * process that keeps polling without result gives its core away now and then. */
+int core_progress_poll(void);
+
 /* Wait until *flag becomes nonzero, progressing meanwhile. */
 void core_progress_wait_flag(const int *flag);
 

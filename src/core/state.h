@@ -35,6 +35,7 @@ struct nodempi_state {
     size_t bsend_size;
     char processor_name[MPI_MAX_PROCESSOR_NAME];
     unsigned long long futex_sleeps; /* waits that slept on the futex (an MPI_T counter) */
+    unsigned long long poll_yields;  /* core_progress_poll's yields (an MPI_T counter) */
     int tool_users;              /* MPI_T_init_thread calls not yet finalized (src/mpi/mpit.c) */
 };
 

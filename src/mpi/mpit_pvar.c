@@ -63,6 +63,12 @@ static unsigned long long futex_sleeps(const struct mpit_pvar *var, long context
     return nodempi.futex_sleeps;
 }
 
+static unsigned long long poll_yields(const struct mpit_pvar *var, long context)
+{
+    (void)var, (void)context;
+    return nodempi.poll_yields;
+}
+
 #define COUNTER MPI_T_PVAR_CLASS_COUNTER
 #define LEVEL MPI_T_PVAR_CLASS_LEVEL
 #define NO_OBJECT MPI_T_BIND_NO_OBJECT
@@ -111,6 +117,9 @@ static const struct mpit_pvar pvars[] = {
     {"nodempi_shm_futex_sleeps", COUNTER, NO_OBJECT, MPIT_CAT_SHM, MPI_T_VERBOSITY_USER_DETAIL,
      futex_sleeps, "Times this process slept on its futex while waiting (NODEMPI_WAIT=block, "
      "or auto with more ranks than cores)", -1},
+    {"nodempi_progress_poll_yields", COUNTER, NO_OBJECT, MPIT_CAT_SHM, MPI_T_VERBOSITY_USER_DETAIL,
+     poll_yields, "Times this process gave its core away after nonblocking calls (MPI_Test, "
+     "MPI_Iprobe, ...) kept finding nothing while oversubscribed", -1},
 };
 #define PVAR_COUNT ((int)(sizeof(pvars) / sizeof(pvars[0])))
 

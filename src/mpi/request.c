@@ -60,7 +60,7 @@ static int test_one(struct core_request *r, int *flag, MPI_Status *status)
         return 0;
     }
     if (!r->complete)
-        core_progress();
+        core_progress_poll();
     *flag = r->complete;
     return r->complete;
 }
@@ -179,7 +179,7 @@ static int find_completed(int count, MPI_Request *requests)
 static int progress_find_completed(int count, MPI_Request *requests, int blocking)
 {
     if (!blocking) { /* one poll, one scan: MPI_Testany of 4 pending, 16 -> 11.3 ns */
-        core_progress();
+        core_progress_poll();
         return find_completed(count, requests);
     }
     unsigned idle = 0;
@@ -223,7 +223,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     int rc = check_array(count, array_of_requests, "MPI_Testall");
     if (rc != MPI_SUCCESS)
         return rc;
-    core_progress();
+    core_progress_poll();
     *flag = all_completed(count, array_of_requests);
     if (!*flag)
         return MPI_SUCCESS;
@@ -413,7 +413,7 @@ int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int 
         rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL %s", index ? "flag" : "index");
     if (rc != MPI_SUCCESS)
         return rc;
-    core_progress();
+    core_progress_poll();
     int found = find_completed(count, array_of_requests);
     *flag = found != -1;
     *index = found >= 0 ? found : MPI_UNDEFINED;
@@ -435,7 +435,7 @@ int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int 
         rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL flag");
     if (rc != MPI_SUCCESS)
         return rc;
-    core_progress();
+    core_progress_poll();
     *flag = all_completed(count, array_of_requests);
     if (!*flag)
         return MPI_SUCCESS;
@@ -461,7 +461,7 @@ int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], i
         rc = core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL outcount");
     if (rc != MPI_SUCCESS)
         return rc;
-    core_progress();
+    core_progress_poll();
     if (find_completed(incount, array_of_requests) == -2) {
         *outcount = MPI_UNDEFINED;
         return MPI_SUCCESS;

@@ -210,6 +210,7 @@ struct p2p_state {
     int skew_adapt;              /* NODEMPI_SKEW */
     int copy_adapt;              /* NODEMPI_COPY_ADAPT: rendezvous copy learnt per pair */
     int idle_eager;              /* NODEMPI_IDLE_EAGER (send.c) */
+    int eager_when_room;         /* oversubscribed: idle_eager asks only for room (send.c) */
     int copy_hint;               /* enum p2p_copy_hint, set by a running blocking collective */
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */

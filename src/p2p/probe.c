@@ -36,7 +36,7 @@ int p2p_iprobe(struct core_comm *comm, uint32_t context, int source, int tag, in
         return MPI_SUCCESS;
     }
     p2p_queue_note_probe(comm, source); /* cor: look where the message may be */
-    core_progress();
+    core_progress_poll();
     struct p2p_match_queues *q = p2p_queues(context);
     struct p2p_unexpected *u = p2p_match_unexpected(q, source, tag);
     *flag = u != NULL;

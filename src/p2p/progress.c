@@ -121,6 +121,7 @@ void p2p_set_idle_eager(void)
     p2p.idle_eager = core_config.idle_eager == CORE_SWITCH_ON ||
                      (core_config.idle_eager == CORE_SWITCH_AUTO &&
                       !core_config_is_set("NODEMPI_EAGER_LIMIT"));
+    p2p.eager_when_room = p2p.idle_eager && nodempi.oversubscribed;
 }
 
 /* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */

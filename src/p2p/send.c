@@ -243,17 +243,23 @@ void p2p_self_send(struct core_request *request)
  * is idle (the receiver has taken everything, nothing waits to be sent): then no copy is set
  * aside and one record replaces RTS, pull and FIN. Ping-pong 8 KiB one-way: close 0.91-1.03 ->
  * 0.66 us, far 2.9-3.2 -> 2.1-2.3 (docs/benchmarks.md "Session 5"). A stream finds the ring busy
- * and keeps the rendezvous, whose single copy wins when both cores are copying. */
+ * and keeps the rendezvous, whose single copy wins when both cores are copying.
+ * Oversubscribed, the rendezvous costs more than a copy: the send completes only after the
+ * receiver was scheduled, pulled, and the sender was scheduled again to see the FIN; a send
+ * that finds room in the ring completes at once (send.c tries the ring and falls back to the
+ * queue). hpcc's MPIRandomAccess pattern, 4 ranks on 2 cores: docs/benchmarks.md "Session 6". */
 static int idle_eager(int world_peer)
 {
     struct p2p_peer *peer = &p2p.peers[world_peer];
     if (!p2p.idle_eager || peer->channel != P2P_CHANNEL_RING || peer->out_head)
         return 0;
-    return shm_ring_consumed_all(&peer->to_peer);
+    return p2p.eager_when_room || shm_ring_consumed_all(&peer->to_peer);
 }
 
-/* Ask the switch policy how to send this request's message to world_peer. */
-enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer)
+/* Ask the switch policy how to send this request's message to world_peer; with_idle_eager = 0
+ * asks for the protocol the message has when the ring is not idle. */
+static enum p2p_protocol protocol_for(const struct core_request *request, int world_peer,
+                                      int with_idle_eager)
 {
     const struct p2p_peer *peer = &p2p.peers[world_peer];
     struct p2p_policy_input in = {
@@ -265,14 +271,20 @@ enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, in
         .cma_threshold = peer->cma_threshold,
     };
     enum p2p_protocol protocol = p2p_choose_protocol(&in);
-    if (protocol != P2P_PROTOCOL_EAGER && in.mode != CORE_SEND_SYNCHRONOUS &&
-        in.size <= p2p_record_max_payload(peer) && idle_eager(world_peer))
+    if (with_idle_eager && protocol != P2P_PROTOCOL_EAGER &&
+        in.mode != CORE_SEND_SYNCHRONOUS && in.size <= p2p_record_max_payload(peer) &&
+        idle_eager(world_peer))
         return P2P_PROTOCOL_EAGER;
     /* The receiver picks the copy (p2p/adapt.c): the RTS must let it pull. */
     if (protocol != P2P_PROTOCOL_EAGER && in.cma_usable && p2p.copy_adapt &&
         p2p_adapt_applies(in.size))
         protocol = P2P_PROTOCOL_RNDV_CMA;
     return protocol;
+}
+
+enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer)
+{
+    return protocol_for(request, world_peer, 1);
 }
 
 /* Start a send whose fields are set (also the restart of a persistent one). */
@@ -305,8 +317,12 @@ int p2p_send_start(struct core_request *request)
             p2p_send_complete(request);
             return MPI_SUCCESS;
         }
-        p2p_queue_outgoing(world_peer, P2P_OUT_EAGER, request);
-        return MPI_SUCCESS;
+        request->p2p.state = protocol_for(request, world_peer, 0);
+        if (request->p2p.state == P2P_PROTOCOL_EAGER) {
+            p2p_queue_outgoing(world_peer, P2P_OUT_EAGER, request);
+            return MPI_SUCCESS;
+        }
+        /* only an oversubscribed run's idle eager gets here: no room, so a rendezvous */
     }
     if (!peer->out_head && p2p_rndv_try_rts(peer, request))
         return MPI_SUCCESS;

@@ -89,6 +89,11 @@ bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *p
         plan->cpus_available = plan_from_affinity(nranks, plan);
     if (plan->cpus_available == 0)
         plan->cpus_available = 1;
+    /* The user may declare fewer CPUs than we see (e.g. cores another job is using): the ranks
+     * then wait as an oversubscribed job does (core/progress.c). Binding is unchanged. */
+    const char *declared = getenv("NODEMPI_NCORES");
+    if (declared && atoi(declared) > 0)
+        plan->cpus_available = atoi(declared);
 
     if (policy == BIND_NONE) {
         for (int r = 0; r < nranks; r++)

@@ -4,7 +4,9 @@
  * the receiver is still asleep outside MPI; a burst of 8 KiB Isends finds the ring busy after the
  * first few and sends the rest by rendezvous; MPI_Ssend never goes eagerly; messages keep their
  * order and contents across the switches; a 16 KiB message (more than one record) never goes
- * in one eager record. With NODEMPI_IDLE_EAGER=off (or the queue designs without pair rings) every
+ * in one eager record. Oversubscribed (NODEMPI_NCORES below the rank count), a message that finds
+ * room in the ring goes eagerly even when the ring is not idle: the burst's first several sends
+ * are eager. With NODEMPI_IDLE_EAGER=off (or the queue designs without pair rings) every
  * message above the limit is a rendezvous, which the test checks too. */
 #include "mpitest.h"
 
@@ -47,6 +49,13 @@ static int expect_idle_eager(void)
     if (getenv("NODEMPI_EAGER_LIMIT"))
         return sw && strcmp(sw, "on") == 0;
     return !queue || strcmp(queue, "pair") == 0 || strcmp(queue, "auto") == 0;
+}
+
+/* Does an oversubscribed run send eagerly whenever the ring has room? */
+static int expect_room_eager(int idle)
+{
+    const char *ncores = getenv("NODEMPI_NCORES");
+    return idle && ncores && atoi(ncores) > 0 && atoi(ncores) < mt_size;
 }
 
 int main(int argc, char **argv)
@@ -104,6 +113,9 @@ int main(int argc, char **argv)
         MT_CHECK(r >= 1, "a burst into a sleeping receiver's ring was all eager (%llu)", e);
         if (!idle)
             MT_CHECK_INT(0, e, "eager sends in the burst with idle eager off");
+        if (expect_room_eager(idle))
+            MT_CHECK(e >= 3, "oversubscribed: only %llu of the burst went into the ring's room",
+                     e);
         e = eager_count();
         r = rndv_count();
         MPI_Ssend(buf, SIZE, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
