@@ -34,6 +34,10 @@ MECHANISMS = [
      "latency", ["-s", "4K,8K,12K,16K"], 2, {"NODEMPI_IDLE_EAGER": "off"}, None),
     ("idle_eager_bw", "idle eager, windowed bandwidth (a stream finds the ring busy)",
      "bw", ["-s", "8K,12K"], 2, {"NODEMPI_IDLE_EAGER": "off"}, None),
+    ("stream_eager", "a one-way stream of messages above the eager limit that fit one ring "
+     "record goes eagerly (rendezvous once the ring is busy when off); bi: exchanges keep the "
+     "rendezvous either way",
+     "bw", ["-s", "8K,12K"], 2, {"NODEMPI_STREAM_EAGER": "off"}, None),
     ("fastbox_rate", "fastbox, message rate (window of 64 nonblocking sends)",
      "bw", ["-s", "8,64", "-c", "uni"], 2, {"NODEMPI_FASTBOX": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",

@@ -111,6 +111,11 @@ static const struct core_config_entry config_table[] = {
      "a message above the eager limit that fits one ring record goes eagerly when the pair's "
      "ring is idle (the receiver has taken everything): one record instead of RTS, pull and "
      "FIN (pair queue design); auto = on unless NODEMPI_EAGER_LIMIT is set"},
+    {"NODEMPI_STREAM_EAGER", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.stream_eager,
+     LOCAL, "a message above the eager limit that fits one ring record goes eagerly (waiting for "
+     "room if need be) when no receive is posted that the peer's messages could match: a "
+     "one-way stream, where the two copies run on two cores; exchanges keep the single copy; "
+     "auto = as NODEMPI_IDLE_EAGER"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew, LOCAL,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
      "pair's eager limit"},

@@ -27,6 +27,7 @@ struct core_config {
     unsigned yield_rounds;    /* ...and before it sleeps (block / auto when oversubscribed) */
     int skew;                 /* skew-aware eager limits on (1) or off (0) */
     enum core_switch idle_eager; /* eager above the limit into an idle ring (p2p/send.c) */
+    enum core_switch stream_eager; /* eager above the limit for one-way streams (p2p/send.c) */
     int copy_adapt;           /* enum core_switch: NODEMPI_COPY_ADAPT (p2p/adapt.c) */
     enum core_switch stream_copy;      /* streaming stores for ring data */
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */

@@ -171,6 +171,7 @@ struct p2p_peer {
     int distance;                /* enum topo_distance of the two ranks' CPUs */
     int stream_copy;             /* write bulk data into the ring with streaming stores */
     int rndv_sends;              /* my rendezvous sends to this peer not yet finished */
+    int posted_from;             /* receives posted for this peer as source (match.c) */
     /* Messages (EAGER, RTS, EAGER_LONG, VOID records) started to / received from this peer, in
      * order on both sides, so a message is named by its number (cancel.c). */
     uint32_t messages_sent;
@@ -211,6 +212,8 @@ struct p2p_state {
     int copy_adapt;              /* NODEMPI_COPY_ADAPT: rendezvous copy learnt per pair */
     int idle_eager;              /* NODEMPI_IDLE_EAGER (send.c) */
     int eager_when_room;         /* oversubscribed: idle_eager asks only for room (send.c) */
+    int stream_eager;            /* NODEMPI_STREAM_EAGER: one-way streams go eagerly (send.c) */
+    int posted_any_source;       /* MPI_ANY_SOURCE receives posted (match.c) */
     int copy_hint;               /* enum p2p_copy_hint, set by a running blocking collective */
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */

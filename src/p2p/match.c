@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/comm.h"
 #include "p2p/internal.h"
 
 static size_t slot_of(uint32_t context, size_t capacity)
@@ -133,6 +134,18 @@ struct p2p_unexpected *p2p_match_unexpected(struct p2p_match_queues *q, int sour
     return NULL;
 }
 
+/* Posted receives per source (send.c asks whether a stream is one-way) and, for cor, which
+ * peers to poll. */
+static void note_posted(const struct core_request *request, int delta)
+{
+    if (request->peer == MPI_ANY_SOURCE)
+        p2p.posted_any_source += delta;
+    else if (request->peer >= 0 && p2p.peers) /* (tests/unit/p2p match without peers) */
+        p2p.peers[core_comm_peer_world_rank(request->comm, request->peer)].posted_from += delta;
+    if (p2p.queue == P2P_QUEUE_COR) /* cor polls the sources of posted receives */
+        p2p_queue_note_posted(request, delta);
+}
+
 void p2p_post(struct p2p_match_queues *q, struct core_request *request)
 {
     request->p2p.next = NULL;
@@ -142,8 +155,7 @@ void p2p_post(struct p2p_match_queues *q, struct core_request *request)
     else
         q->posted_head = request;
     q->posted_tail = request;
-    if (p2p.queue == P2P_QUEUE_COR) /* cor polls the sources of posted receives */
-        p2p_queue_note_posted(request, 1);
+    note_posted(request, 1);
 }
 
 /* Remove a posted receive; 0 if it was not in the queue (already matched). */
@@ -161,8 +173,7 @@ int p2p_unpost(struct p2p_match_queues *q, struct core_request *request)
     else
         q->posted_tail = request->p2p.prev;
     request->p2p.next = request->p2p.prev = NULL;
-    if (p2p.queue == P2P_QUEUE_COR)
-        p2p_queue_note_posted(request, -1);
+    note_posted(request, -1);
     return 1;
 }
 

@@ -115,13 +115,16 @@ void p2p_finalize(void)
     memset(&p2p, 0, sizeof(p2p));
 }
 
-/* An explicit eager limit is an instruction, not a starting point (as for the copy choice). */
+/* An explicit eager limit is an instruction, not a starting point (as for the copy choice);
+ * one-way streams follow idle eager unless told otherwise. */
 void p2p_set_idle_eager(void)
 {
     p2p.idle_eager = core_config.idle_eager == CORE_SWITCH_ON ||
                      (core_config.idle_eager == CORE_SWITCH_AUTO &&
                       !core_config_is_set("NODEMPI_EAGER_LIMIT"));
     p2p.eager_when_room = p2p.idle_eager && nodempi.oversubscribed;
+    p2p.stream_eager = core_config.stream_eager == CORE_SWITCH_ON ||
+                       (core_config.stream_eager == CORE_SWITCH_AUTO && p2p.idle_eager);
 }
 
 /* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */

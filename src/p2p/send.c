@@ -248,10 +248,21 @@ void p2p_self_send(struct core_request *request)
  * receiver was scheduled, pulled, and the sender was scheduled again to see the FIN; a send
  * that finds room in the ring completes at once (send.c tries the ring and falls back to the
  * queue). hpcc's MPIRandomAccess pattern, 4 ranks on 2 cores: docs/benchmarks.md "Session 6". */
+/* No receive is posted that this peer's messages could match: what it sends us is not part of
+ * an exchange with ours. */
+static int one_way_stream(const struct p2p_peer *peer)
+{
+    return peer->posted_from == 0 && p2p.posted_any_source == 0;
+}
+
 static int idle_eager(int world_peer)
 {
     struct p2p_peer *peer = &p2p.peers[world_peer];
-    if (!p2p.idle_eager || peer->channel != P2P_CHANNEL_RING || peer->out_head)
+    if (!p2p.idle_eager || peer->channel != P2P_CHANNEL_RING)
+        return 0;
+    if (p2p.stream_eager && one_way_stream(peer))
+        return 1;
+    if (peer->out_head)
         return 0;
     return p2p.eager_when_room || shm_ring_consumed_all(&peer->to_peer);
 }
@@ -317,7 +328,8 @@ int p2p_send_start(struct core_request *request)
             p2p_send_complete(request);
             return MPI_SUCCESS;
         }
-        request->p2p.state = protocol_for(request, world_peer, 0);
+        if (!(p2p.stream_eager && one_way_stream(peer)))
+            request->p2p.state = protocol_for(request, world_peer, 0);
         if (request->p2p.state == P2P_PROTOCOL_EAGER) {
             p2p_queue_outgoing(world_peer, P2P_OUT_EAGER, request);
             return MPI_SUCCESS;

@@ -5,6 +5,7 @@
  * types and references. Internal dt_* API only (no MPI_Init). */
 #include <complex.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -101,7 +102,8 @@ static void test_elements_kinds(void)
     CHECK(T(MPI_UNSIGNED)->element == DT_ELEMENT_UINT32 &&
               T(MPI_UNSIGNED)->element_size == 4, "MPI_UNSIGNED element");
     CHECK(T(MPI_DOUBLE)->element == DT_ELEMENT_DOUBLE, "MPI_DOUBLE element");
-    CHECK(T(MPI_CHAR)->element == DT_ELEMENT_CHAR && T(MPI_BYTE)->element == DT_ELEMENT_BYTE &&
+    CHECK(T(MPI_CHAR)->element == (CHAR_MIN < 0 ? DT_ELEMENT_INT8 : DT_ELEMENT_UINT8) &&
+              T(MPI_CHARACTER)->element == DT_ELEMENT_CHAR && T(MPI_BYTE)->element == DT_ELEMENT_BYTE &&
               T(MPI_C_BOOL)->element == DT_ELEMENT_BOOL, "char/byte/bool elements");
     CHECK(T(MPI_FLOAT_INT)->element == DT_ELEMENT_FLOAT_INT &&
               T(MPI_FLOAT_INT)->element_count == 2 &&
