@@ -239,22 +239,25 @@ void p2p_self_send(struct core_request *request)
     p2p_unexpected_append(q, u);
 }
 
-/* A message above the eager limit that fits one ring record goes eagerly when the pair's ring
- * is idle (the receiver has taken everything, nothing waits to be sent): then no copy is set
- * aside and one record replaces RTS, pull and FIN. Ping-pong 8 KiB one-way: close 0.91-1.03 ->
- * 0.66 us, far 2.9-3.2 -> 2.1-2.3 (docs/benchmarks.md "Session 5"). A stream finds the ring busy
- * and keeps the rendezvous, whose single copy wins when both cores are copying.
- * Oversubscribed, the rendezvous costs more than a copy: the send completes only after the
- * receiver was scheduled, pulled, and the sender was scheduled again to see the FIN; a send
- * that finds room in the ring completes at once (send.c tries the ring and falls back to the
- * queue). hpcc's MPIRandomAccess pattern, 4 ranks on 2 cores: docs/benchmarks.md "Session 6". */
-/* No receive is posted that this peer's messages could match: what it sends us is not part of
- * an exchange with ours. */
+/* No receive is posted that this peer's messages could match: what we send it is not part of
+ * an exchange with what it sends us (p2p.posted_* are kept by match.c). */
 static int one_way_stream(const struct p2p_peer *peer)
 {
     return peer->posted_from == 0 && p2p.posted_any_source == 0;
 }
 
+/* A message above the eager limit that fits one ring record goes eagerly when the pair's ring
+ * is idle (the receiver has taken everything, nothing waits to be sent): then no copy is set
+ * aside and one record replaces RTS, pull and FIN. Ping-pong 8 KiB one-way: close 0.91-1.03 ->
+ * 0.66 us, far 2.9-3.2 -> 2.1-2.3 (docs/benchmarks.md "Session 5").
+ * A one-way stream goes eagerly too, waiting in the queue for room if need be: the sender's copy
+ * in and the receiver's copy out run on two cores (8 KiB window far 3.9 -> 8.8-10.0 GB/s). An
+ * exchange that finds the ring busy keeps the rendezvous, whose single copy per side wins when
+ * both cores copy anyway (docs/benchmarks.md "Session 6").
+ * Oversubscribed, the rendezvous costs more than a copy: the send completes only after the
+ * receiver was scheduled, pulled, and the sender was scheduled again to see the FIN; a send
+ * that finds room in the ring completes at once (p2p_send_start tries the ring and falls back
+ * to a rendezvous). hpcc's MPIRandomAccess pattern, 4 ranks on 2 cores: same section. */
 static int idle_eager(int world_peer)
 {
     struct p2p_peer *peer = &p2p.peers[world_peer];
