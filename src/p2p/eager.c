@@ -75,10 +75,10 @@ static int stage_rest(struct p2p_long_send *send)
     return 1;
 }
 
-int p2p_eager_long_start(int world_peer, struct core_request *request)
+/* Describe request's message as a long eager send (packed aside when not contiguous). */
+static int long_send_init(struct p2p_long_send *send, struct core_request *request)
 {
-    struct p2p_peer *peer = &p2p.peers[world_peer];
-    struct p2p_long_send send = {
+    *send = (struct p2p_long_send){
         .total = dt_packed_size(request->type, request->count),
         .tag = request->tag,
         .context = request->context,
@@ -86,19 +86,29 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
         .seq = request->p2p.seq,
         .request = request,
     };
-    p2p.sent[P2P_SENT_EAGER_LONG]++;
-    p2p.sent_bytes += send.total;
     if (dt_is_contiguous(request->type, request->count)) {
-        send.data = (const char *)request->buf + request->type->true_lb;
+        send->data = (const char *)request->buf + request->type->true_lb;
     } else {
-        char *packed = malloc(send.total);
+        char *packed = malloc(send->total);
         if (!packed)
             return MPI_ERR_NO_MEM;
-        dt_pack_range(request->type, request->buf, request->count, 0, packed, send.total);
-        send.data = packed;
-        send.owns_data = 1;
-        p2p.staged_bytes += send.total;
+        dt_pack_range(request->type, request->buf, request->count, 0, packed, send->total);
+        send->data = packed;
+        send->owns_data = 1;
+        p2p.staged_bytes += send->total;
     }
+    p2p.sent[P2P_SENT_EAGER_LONG]++;
+    p2p.sent_bytes += send->total;
+    return MPI_SUCCESS;
+}
+
+int p2p_eager_long_start(int world_peer, struct core_request *request)
+{
+    struct p2p_peer *peer = &p2p.peers[world_peer];
+    struct p2p_long_send send;
+    int rc = long_send_init(&send, request);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!peer->out_head && p2p_eager_long_push(peer, &send))
         return MPI_SUCCESS;
     if (stage_rest(&send)) {
@@ -108,6 +118,29 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
     p2p_queue_outgoing(world_peer, P2P_OUT_EAGER_LONG, NULL);
     peer->out_tail->long_send = send;
     return MPI_SUCCESS;
+}
+
+int p2p_eager_stage_queued(struct p2p_outgoing *o)
+{
+    struct core_request *request = o->request;
+    struct p2p_long_send send;
+    if (long_send_init(&send, request) != MPI_SUCCESS)
+        return 0;
+    if (!stage_rest(&send)) { /* the staging cap: it waits for room as it was */
+        p2p.sent[P2P_SENT_EAGER_LONG]--;
+        p2p.sent_bytes -= send.total;
+        if (send.owns_data) {
+            p2p.staged_bytes -= send.total;
+            free((void *)send.data);
+        }
+        return 0;
+    }
+    send.request = NULL;
+    o->kind = P2P_OUT_EAGER_LONG;
+    o->request = NULL;
+    o->long_send = send;
+    p2p_send_complete(request);
+    return 1;
 }
 
 /* ---- receiver ----------------------------------------------------------------------------- */

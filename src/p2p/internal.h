@@ -172,6 +172,8 @@ struct p2p_peer {
     int stream_copy;             /* write bulk data into the ring with streaming stores */
     int rndv_sends;              /* my rendezvous sends to this peer not yet finished */
     int posted_from;             /* receives posted for this peer as source (match.c) */
+    uint64_t head_seen;          /* the ring's consumer head when last looked at (send.c) */
+    uint64_t head_seen_ns;       /* ...and since when it has been there */
     /* Messages (EAGER, RTS, EAGER_LONG, VOID records) started to / received from this peer, in
      * order on both sides, so a message is named by its number (cancel.c). */
     uint32_t messages_sent;
@@ -300,6 +302,9 @@ void p2p_rndv_withdrawn(struct core_request *request);
 size_t p2p_record_max_payload(const struct p2p_peer *peer);
 int p2p_eager_long_start(int world_peer, struct core_request *request);
 int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send);
+/* A queued eager message set aside as a long eager one, so that its send completes now; 0 when
+ * the staging cap is reached (it then waits for room as before). */
+int p2p_eager_stage_queued(struct p2p_outgoing *o);
 void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec);
 void p2p_eager_long_on_data(int world_src, const void *data, size_t len);
 void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected *u);

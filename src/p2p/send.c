@@ -181,6 +181,19 @@ int p2p_withdraw_outgoing(int world_peer, struct core_request *request)
     return 0;
 }
 
+static int receiver_draining(struct p2p_peer *peer);
+
+/* The receiver stopped taking records while stream messages wait for room: set them aside so
+ * that their sends complete (see receiver_draining). */
+static void stage_waiting_streams(struct p2p_peer *peer)
+{
+    for (struct p2p_outgoing *o = peer->out_head; o; o = o->next)
+        if (o->kind == P2P_OUT_EAGER &&
+            dt_packed_size(o->request->type, o->request->count) > p2p.eager_limit &&
+            !p2p_eager_stage_queued(o))
+            return;
+}
+
 /* Push queued items to one peer in order until the ring is full; nonzero if any left. */
 int p2p_push_outgoing(int world_peer)
 {
@@ -188,8 +201,11 @@ int p2p_push_outgoing(int world_peer)
     int did = 0;
     while (peer->out_head) {
         struct p2p_outgoing *o = peer->out_head;
-        if (!push_one(peer, o))
+        if (!push_one(peer, o)) {
+            if (o->kind == P2P_OUT_EAGER && p2p.stream_eager && !receiver_draining(peer))
+                stage_waiting_streams(peer);
             break;
+        }
         did = 1;
         peer->out_head = o->next;
         if (!peer->out_head) {
@@ -258,6 +274,24 @@ static int one_way_stream(const struct p2p_peer *peer)
  * receiver was scheduled, pulled, and the sender was scheduled again to see the FIN; a send
  * that finds room in the ring completes at once (p2p_send_start tries the ring and falls back
  * to a rendezvous). hpcc's MPIRandomAccess pattern, 4 ranks on 2 cores: same section. */
+/* Is the receiver taking records from our ring? Its head moved within RECEIVER_DRAINING_NS
+ * (looked at only when a stream finds the ring full). A one-way stream then waits in the queue
+ * for room (both cores copying: 16 KiB window 23.5 GB/s close), else sets its messages aside:
+ * the skew benchmark's producer (16 KiB, consumer computing 2-100 us per message) stays at
+ * 102-152 us per round instead of growing to 3-22 ms (docs/benchmarks.md "Session 6"). */
+enum { RECEIVER_DRAINING_NS = 5000 };
+
+static int receiver_draining(struct p2p_peer *peer)
+{
+    uint64_t head = shm_ring_consumer_head(&peer->to_peer), now = p2p_adapt_now_ns();
+    if (head != peer->head_seen) {
+        peer->head_seen = head;
+        peer->head_seen_ns = now;
+        return 1;
+    }
+    return now - peer->head_seen_ns < RECEIVER_DRAINING_NS;
+}
+
 static int idle_eager(int world_peer)
 {
     struct p2p_peer *peer = &p2p.peers[world_peer];
@@ -325,13 +359,22 @@ int p2p_send_start(struct core_request *request)
     struct p2p_peer *peer = &p2p.peers[world_peer];
     request->p2p.state = p2p_choose_protocol_for(request, world_peer);
     if (request->p2p.state == P2P_PROTOCOL_EAGER) {
-        if (dt_packed_size(request->type, request->count) > p2p_record_max_payload(peer))
+        size_t size = dt_packed_size(request->type, request->count);
+        if (size > p2p_record_max_payload(peer))
             return p2p_eager_long_start(world_peer, request);
         if (!peer->out_head && p2p_try_eager(peer, request)) {
             p2p_send_complete(request);
             return MPI_SUCCESS;
         }
-        if (!(p2p.stream_eager && one_way_stream(peer)))
+        /* Eager only because the lagging receiver asked for a raised limit (skew.c), or a
+         * one-way stream into a receiver that has stopped taking records: the long eager path
+         * sets what does not fit aside, so that the send completes now (a receiver that lags
+         * must not hold the sender up, seed 001 §3.4). */
+        int stream = p2p.stream_eager && one_way_stream(peer);
+        if (size > p2p.eager_limit &&
+            (size <= peer->eager_limit || (stream && !receiver_draining(peer))))
+            return p2p_eager_long_start(world_peer, request);
+        if (!stream)
             request->p2p.state = protocol_for(request, world_peer, 0);
         if (request->p2p.state == P2P_PROTOCOL_EAGER) {
             p2p_queue_outgoing(world_peer, P2P_OUT_EAGER, request);

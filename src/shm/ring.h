@@ -85,11 +85,13 @@ enum { SHM_RING_SOFT_LAP_MIN_RECORD = 9 * SHM_CACHE_LINE };
 /* The ring from src to dst inside the segment. */
 void shm_ring_view(struct shm_ring *ring, struct shm_header *seg, int src, int dst);
 
-/* Largest payload one record can carry in this ring (a quarter of it, so that a full-size record
- * never waits for more than three others to drain). */
+/* Largest payload one record can carry in this ring: a quarter of it (so that a full-size record
+ * never waits for more than three others to drain), and the header on top, so that messages of
+ * the power-of-two sizes programs use (16 KiB in a 64 KiB ring) fit one record: 16 KiB one-way
+ * stream, window of 64: see docs/benchmarks.md "Session 6". */
 static inline size_t shm_ring_max_payload(const struct shm_ring *ring)
 {
-    return ring->bytes / 4 - SHM_RECORD_HEADER_BYTES;
+    return ring->bytes / 4;
 }
 
 /* Producer: has the consumer taken every record published so far? (one acquire load of head) */
@@ -98,6 +100,12 @@ static inline int shm_ring_consumed_all(struct shm_ring *ring)
     /* acquire: as before any reuse of the space (ring.c, has_room) */
     ring->head_cache = atomic_load_explicit(&ring->control->head, memory_order_acquire);
     return ring->head_cache == ring->position;
+}
+
+/* Producer: how far the consumer has got (a hint: relaxed, nothing is read through it). */
+static inline uint64_t shm_ring_consumer_head(const struct shm_ring *ring)
+{
+    return atomic_load_explicit(&ring->control->head, memory_order_relaxed);
 }
 
 /* Producer: a record with room for payload_bytes, or NULL when the ring is full. The caller

@@ -3,12 +3,14 @@
  * counters: an 8 KiB MPI_Send to a receiver that has taken everything is eager and returns while
  * the receiver is still asleep outside MPI; a burst of 8 KiB Isends finds the ring busy after the
  * first few and sends the rest by rendezvous; MPI_Ssend never goes eagerly; messages keep their
- * order and contents across the switches; a 16 KiB message (more than one record) never goes
+ * order and contents across the switches; a message of 16 KiB + 64 B (more than one record) never goes
  * in one eager record. Oversubscribed (NODEMPI_NCORES below the rank count), a message that finds
  * room in the ring goes eagerly even when the ring is not idle: the burst's first several sends
  * are eager. A one-way burst (the sender has no receive posted that the peer's messages could
- * match, NODEMPI_STREAM_EAGER) is all eager, waiting for room; the same burst while the sender
- * waits for a message of the receiver (an exchange) keeps the rendezvous once the ring is busy.
+ * match, NODEMPI_STREAM_EAGER) is all eager: what does not fit the ring of the sleeping receiver
+ * is set aside (long eager), so the sends complete while it sleeps; the same burst while the
+ * sender waits for a message of the receiver (an exchange) keeps the rendezvous once the ring
+ * is busy.
  * With NODEMPI_IDLE_EAGER=off (or the queue designs without pair rings) every
  * message above the limit is a rendezvous, which the test checks too. */
 #include "mpitest.h"
@@ -38,7 +40,7 @@ static unsigned long long read_pvar(MPI_T_pvar_handle handle)
     return value;
 }
 
-static MPI_T_pvar_handle eager, cma, rndv;
+static MPI_T_pvar_handle eager, eager_long, cma, rndv;
 
 static unsigned long long eager_count(void) { return read_pvar(eager); }
 static unsigned long long rndv_count(void) { return read_pvar(cma) + read_pvar(rndv); }
@@ -84,13 +86,24 @@ static unsigned long long burst(unsigned char *buf, int exchange, int idle)
             MPI_Irecv(&reply, 1, MPI_INT, 1, TAG + 1, MPI_COMM_WORLD, &req[BURST]);
         e = eager_count();
         r = rndv_count();
+        unsigned long long l = read_pvar(eager_long);
+        double t0 = MPI_Wtime();
         for (int i = 0; i < BURST; i++) {
             mt_fill(buf + (size_t)i * SIZE, SIZE, (uint64_t)(100 + i));
             MPI_Isend(buf + (size_t)i * SIZE, SIZE, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, &req[i]);
         }
         MPI_Waitall(BURST, req, MPI_STATUSES_IGNORE); /* each rendezvous counted by now */
+        double took = MPI_Wtime() - t0;
         e = eager_count() - e;
         r = rndv_count() - r;
+        l = read_pvar(eager_long) - l;
+        if (!exchange && expect_stream_eager(idle)) {
+            MT_CHECK(e + l == BURST && r == 0, "one-way burst: %llu eager + %llu set aside + %llu "
+                     "rendezvous of %d", e, l, r, BURST);
+            MT_CHECK(took < 0.15, "the one-way burst waited %.3f s for the sleeping receiver",
+                     took);
+            e += l; /* the checks below count messages that went eagerly either way */
+        }
         if (exchange) {
             MPI_Wait(&req[BURST], MPI_STATUS_IGNORE);
             MT_CHECK_INT(42, reply, "reply after the burst");
@@ -132,6 +145,7 @@ int main(int argc, char **argv)
     mt_require_ranks(2);
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
     eager = counter("nodempi_p2p_sent_eager");
+    eager_long = counter("nodempi_p2p_sent_eager_long");
     cma = counter("nodempi_p2p_sent_single_copy");
     rndv = counter("nodempi_p2p_sent_rendezvous");
     int idle = expect_idle_eager();
@@ -158,7 +172,7 @@ int main(int argc, char **argv)
     MPI_T_cvar_read(skew, &got);
     MT_CHECK_INT(off, got, "NODEMPI_SKEW read back");
     MPI_T_cvar_handle_free(&skew);
-    unsigned char *buf = mt_malloc((size_t)SIZE * BURST * 2);
+    unsigned char *buf = mt_malloc((size_t)SIZE * BURST * 2 + 64);
 
     /* 1. One message into an idle ring while the receiver sleeps outside MPI. */
     MPI_Barrier(MPI_COMM_WORLD);
@@ -199,13 +213,13 @@ int main(int argc, char **argv)
         /* More than one record: a rendezvous, or eager in several records if the receiver's
          * sleep made it ask for a raised eager limit (skew.c); never one eager record. */
         e = eager_count();
-        MPI_Send(buf, 2 * SIZE, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
-        MT_CHECK(eager_count() == e, "16 KiB went in one eager record");
+        MPI_Send(buf, 2 * SIZE + 64, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
+        MT_CHECK(eager_count() == e, "16 KiB + 64 B went in one eager record");
         MPI_Barrier(MPI_COMM_WORLD);
     } else if (mt_rank == 1) {
         MPI_Recv(buf, SIZE, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Barrier(MPI_COMM_WORLD);
-        MPI_Recv(buf, 2 * SIZE, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(buf, 2 * SIZE + 64, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Barrier(MPI_COMM_WORLD);
     } else {
         for (int i = 0; i < 2; i++)

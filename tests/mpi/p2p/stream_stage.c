@@ -1,0 +1,93 @@
+/* stream_stage: one-way streams of messages around the ring record size (4 KiB + 1 .. 16 KiB,
+ * and 16 KiB + 1 beyond it) go eagerly, wait in the sender's queue while the receiver takes
+ * records, and are set aside (long eager) when it stops (src/p2p/send.c, NODEMPI_STREAM_EAGER):
+ * the first rank of each pair sends rounds of Isends while the receiver alternates between
+ * receiving at once, sleeping before it receives, and receiving in the middle of a round with
+ * MPI_ANY_SOURCE/MPI_ANY_TAG; every message must arrive in order with its size and contents,
+ * and with a receive posted from the peer (an exchange) as well. In the default configuration
+ * (pair rings, stream eager on) the sender must have set messages aside (MPI_T counter
+ * nodempi_p2p_sent_eager_long), or the test would not test what it is for. */
+#include "mpitest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { ROUNDS = 6, PER_ROUND = 40, TAG = 3 };
+static const int sizes[] = {4097, 8192, 12288, 16384, 16385, 100, 16352, 9000};
+#define NSIZES (int)(sizeof(sizes) / sizeof(sizes[0]))
+#define SIZE_OF(round, i) sizes[((round) * 3 + (i)) % NSIZES]
+
+static unsigned long long set_aside(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+{
+    unsigned long long value = 0;
+    MPI_T_pvar_read(session, handle, &value);
+    return value;
+}
+
+int main(int argc, char **argv)
+{
+    int provided, index = -1, count;
+    MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
+    mt_init(&argc, &argv);
+    MPI_T_pvar_session session;
+    MPI_T_pvar_handle eager_long;
+    MPI_T_pvar_session_create(&session);
+    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index("nodempi_p2p_sent_eager_long",
+                                                   MPI_T_PVAR_CLASS_COUNTER, &index), "pvar");
+    MPI_T_pvar_handle_alloc(session, index, NULL, &eager_long, &count);
+    MPI_T_pvar_start(session, eager_long);
+    mt_require_ranks(2);
+    int peer = mt_peer();
+    unsigned char *buf = mt_malloc((size_t)PER_ROUND * 16385);
+    int ack = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        int exchange = round % 3 == 2; /* the sender has a receive posted from its peer */
+        if (peer != mt_rank && mt_is_first()) {
+            MPI_Request req[PER_ROUND + 1];
+            if (exchange)
+                MPI_Irecv(&ack, 1, MPI_INT, peer, TAG + 1, MPI_COMM_WORLD, &req[PER_ROUND]);
+            size_t off = 0;
+            for (int i = 0; i < PER_ROUND; i++) {
+                int n = SIZE_OF(round, i);
+                mt_fill(buf + off, (size_t)n, (uint64_t)(round * 1000 + i));
+                MPI_Isend(buf + off, n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &req[i]);
+                off += (size_t)n;
+            }
+            MPI_Waitall(PER_ROUND, req, MPI_STATUSES_IGNORE);
+            if (exchange) {
+                MPI_Wait(&req[PER_ROUND], MPI_STATUS_IGNORE);
+                MT_CHECK_INT(round, ack, "exchange reply");
+            }
+        } else if (peer != mt_rank) {
+            if (round % 3 == 1)
+                mt_sleep(0.05); /* the sender's ring fills and stays full */
+            for (int i = 0; i < PER_ROUND; i++) {
+                int n = SIZE_OF(round, i), count = -1;
+                MPI_Status st;
+                int any = round % 2 == 1 && i % 2 == 1;
+                MPI_Recv(buf, 16385, MPI_BYTE, any ? MPI_ANY_SOURCE : peer,
+                         any ? MPI_ANY_TAG : TAG, MPI_COMM_WORLD, &st);
+                MPI_Get_count(&st, MPI_BYTE, &count);
+                MT_CHECK_INT(n, count, "message size");
+                MT_CHECK_INT(peer, st.MPI_SOURCE, "source");
+                if (MT_VERIFY(buf, (size_t)n, (uint64_t)(round * 1000 + i), "stream message"))
+                    break;
+                if (i == PER_ROUND / 2 && round % 3 == 0)
+                    mt_sleep(0.02); /* stop taking records in the middle of a round */
+            }
+            if (exchange) {
+                ack = round;
+                MPI_Send(&ack, 1, MPI_INT, peer, TAG + 1, MPI_COMM_WORLD);
+            }
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    const char *queue = getenv("NODEMPI_QUEUE"), *stream = getenv("NODEMPI_STREAM_EAGER");
+    int by_default = (!queue || strcmp(queue, "pair") == 0) && !stream;
+    if (by_default && peer != mt_rank && mt_is_first())
+        MT_CHECK(set_aside(session, eager_long) > 0, "no stream message was set aside");
+    MPI_T_pvar_session_free(&session);
+    MPI_T_finalize();
+    free(buf);
+    return mt_finish();
+}
