@@ -163,6 +163,7 @@ program f08_coll
     call MPI_Wait(reqs(2), MPI_STATUS_IGNORE)
     if (rank == 0 .and. any(bbuf /= [(5 * i, i = 0, nprocs - 1)])) call fail('igather')
 
+    deallocate(sendbuf, recvbuf, counts, displs, rcounts, rdispls, types, abuf, bbuf)
     call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     if (rank == 0 .and. errs == 0) print '(a)', 'No Errors'
     call MPI_Finalize()

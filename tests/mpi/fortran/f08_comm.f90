@@ -198,6 +198,7 @@ program f08_comm
     call MPI_Comm_free(split)
     call MPI_Comm_free(shared)
 
+    deallocate(members)
     call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     if (rank == 0 .and. errs == 0) print '(a)', 'No Errors'
     call MPI_Finalize()

@@ -83,6 +83,7 @@ program f08_io
     call MPI_Error_class(ierr, class)
     if (class /= MPI_ERR_NO_SUCH_FILE) call fail('open missing file')
 
+    deallocate(all)
     call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     if (rank == 0 .and. errs == 0) print '(a)', 'No Errors'
     call MPI_Finalize()
