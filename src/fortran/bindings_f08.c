@@ -120,9 +120,7 @@ void pmpi_alloc_mem_f08_(const MPI_Aint *size, const MPI_Fint *info, void *basep
 void pmpi_free_mem_(void *base, MPI_Fint *ierror);
 void PMPI_Free_mem_f08ts(CFI_cdesc_t *base, MPI_Fint *ierror)
 {
-    void *c_base;
-    if (!f08_buffer(base, "MPI_Free_mem", "base", &c_base, ierror))
-        return;
+    void *c_base = base->base_addr;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_free_mem_(c_base, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1752,9 +1750,7 @@ void pmpi_pack_external_size_f08_(const char *datarep, const MPI_Fint *incount,
 void pmpi_get_address_(const void *location, MPI_Aint *address, MPI_Fint *ierror);
 void PMPI_Get_address_f08ts(CFI_cdesc_t *location, MPI_Aint *address, MPI_Fint *ierror)
 {
-    void *c_location;
-    if (!f08_buffer(location, "MPI_Get_address", "location", &c_location, ierror))
-        return;
+    void *c_location = location->base_addr;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_address_(c_location, address, &f08_error);
     f08_set_ierror(ierror, f08_error);

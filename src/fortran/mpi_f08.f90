@@ -5548,4 +5548,114 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_ordered_end_f08ts
     end interface MPI_File_write_ordered_end
+    interface MPI_Sizeof
+        subroutine MPI_Sizeof_integer1(x, size, ierror)
+            implicit none
+            integer(kind=1), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_integer1
+        subroutine MPI_Sizeof_integer2(x, size, ierror)
+            implicit none
+            integer(kind=2), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_integer2
+        subroutine MPI_Sizeof_integer4(x, size, ierror)
+            implicit none
+            integer(kind=4), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_integer4
+        subroutine MPI_Sizeof_integer8(x, size, ierror)
+            implicit none
+            integer(kind=8), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_integer8
+        subroutine MPI_Sizeof_integer16(x, size, ierror)
+            implicit none
+            integer(kind=16), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_integer16
+        subroutine MPI_Sizeof_real4(x, size, ierror)
+            implicit none
+            real(kind=4), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_real4
+        subroutine MPI_Sizeof_real8(x, size, ierror)
+            implicit none
+            real(kind=8), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_real8
+        subroutine MPI_Sizeof_real10(x, size, ierror)
+            implicit none
+            real(kind=10), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_real10
+        subroutine MPI_Sizeof_real16(x, size, ierror)
+            implicit none
+            real(kind=16), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_real16
+        subroutine MPI_Sizeof_complex4(x, size, ierror)
+            implicit none
+            complex(kind=4), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_complex4
+        subroutine MPI_Sizeof_complex8(x, size, ierror)
+            implicit none
+            complex(kind=8), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_complex8
+        subroutine MPI_Sizeof_complex10(x, size, ierror)
+            implicit none
+            complex(kind=10), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_complex10
+        subroutine MPI_Sizeof_complex16(x, size, ierror)
+            implicit none
+            complex(kind=16), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_complex16
+        subroutine MPI_Sizeof_logical1(x, size, ierror)
+            implicit none
+            logical(kind=1), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_logical1
+        subroutine MPI_Sizeof_logical2(x, size, ierror)
+            implicit none
+            logical(kind=2), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_logical2
+        subroutine MPI_Sizeof_logical4(x, size, ierror)
+            implicit none
+            logical(kind=4), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_logical4
+        subroutine MPI_Sizeof_logical8(x, size, ierror)
+            implicit none
+            logical(kind=8), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_logical8
+        subroutine MPI_Sizeof_character(x, size, ierror)
+            implicit none
+            character(len=*), dimension(..) :: x
+            integer :: size
+            integer, optional :: ierror
+        end subroutine MPI_Sizeof_character
+    end interface MPI_Sizeof
 end module mpi_f08

@@ -60,6 +60,8 @@ ASYNC_ROUTINES = {
     "MPI_Buffer_attach", "MPI_Comm_attach_buffer", "MPI_Session_attach_buffer",
     "MPI_Get_address", "MPI_Free_mem",
 }
+# Only the address matters, so any array (section) will do.
+ADDRESS_ONLY = {"MPI_Get_address", "MPI_Free_mem"}
 LOGICAL_ARRAYS = {"periods", "remain_dims"}
 C_PTR_ARGS = {"baseptr", "buffer_addr"}
 # MPI-1's attribute routines keep default INTEGER values.
@@ -157,13 +159,16 @@ def c_function(name, params, ret, formals):
     args = []
     for n in names:
         if n in choices:
-            body.append(f"    void *c_{n};\n")
+            start = f" = {n}->base_addr" if name in ADDRESS_ONLY else ""
+            body.append(f"    void *c_{n}{start};\n")
             args.append(f"c_{n}")
         elif n == "ierror":
             args.append("&f08_error")
         else:
             args.append(n)
     for n in choices:
+        if name in ADDRESS_ONLY:
+            continue
         body.append(f"    if (!f08_buffer({n}, \"{name}\", \"{n}\", &c_{n}, ierror))\n"
                     f"        return;\n")
     out = [gf.wrap_call(f"void p{lower}_(", formals, ");") + "\n"]
@@ -424,6 +429,22 @@ def f_operators():
     return "".join(out) + "\n"
 
 
+def f_sizeof():
+    """MPI_Sizeof: module mpi's specifics (src/fortran/sizeof.c), IERROR optional."""
+    out = ["    interface MPI_Sizeof\n"]
+    for ftype, kind in gf.SIZEOF_SPECIFICS:
+        name = f"MPI_Sizeof_{ftype}{kind or ''}"
+        decl = "character(len=*)" if kind is None else f"{ftype}(kind={kind})"
+        out.append(f"        subroutine {name}(x, size, ierror)\n"
+                   f"            implicit none\n"
+                   f"            {decl}, dimension(..) :: x\n"
+                   f"            integer :: size\n"
+                   f"            integer, optional :: ierror\n"
+                   f"        end subroutine {name}\n")
+    out.append("    end interface MPI_Sizeof\n")
+    return "".join(out)
+
+
 def f_callbacks():
     out = ["    ! Predefined callbacks (src/fortran/callbacks.c)\n"]
     for iface, names in F08_CALLBACKS:
@@ -460,6 +481,7 @@ def main():
         if name in F08_HAND:
             continue
         c_out.append(c_function(name, params, *points[delegate]))
+    f_out.append(f_sizeof())
     f_out.append("end module mpi_f08\n")
     (root / "src" / "fortran" / "bindings_f08.c").write_text("".join(c_out).rstrip() + "\n")
     (root / "src" / "fortran" / "mpi_f08.f90").write_text("".join(f_out))

@@ -1,6 +1,6 @@
 ! f08_datatype.f90 - derived datatypes through `use mpi_f08`: contiguous, vector, indexed,
 ! create_struct (displacements from MPI_Get_address, MPI_Aint_diff / MPI_Aint_add), subarray,
-! resized, commit/free, get_extent, size, type names, and a message built from MPI_BOTTOM with
+! resized, commit/free, get_extent, size, type names, MPI_Sizeof, and a message built from MPI_BOTTOM with
 ! absolute addresses. Each type moves data between two ranks and the receiver checks it.
 program f08_datatype
     use mpi_f08
@@ -87,6 +87,15 @@ program f08_datatype
                 any(abs(rparts(i)%x - [dble(i), dble(i) / 2, -dble(i)]) > 0)) call fail('struct data')
         end do
     end if
+
+    ! MPI_Sizeof; MPI_Get_address of a strided section is its first element's address.
+    call MPI_Sizeof(1.0d0, size)
+    if (size /= 8) call fail('sizeof double')
+    call MPI_Sizeof(grid, size)
+    if (size /= 4) call fail('sizeof integer array')
+    call MPI_Get_address(a(3:20:2), addr(1))
+    call MPI_Get_address(a(3), addr(2))
+    if (addr(1) /= addr(2)) call fail('get_address of a section')
 
     ! Subarray: the 3x2 block at (2:4, 3:4) of a 6x5 grid (Fortran order).
     call MPI_Type_create_subarray(2, [6, 5], [3, 2], [1, 2], MPI_ORDER_FORTRAN, MPI_INTEGER, tsub)

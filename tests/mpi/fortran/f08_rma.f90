@@ -1,7 +1,7 @@
 ! f08_rma.f90 - one-sided communication through `use mpi_f08`: MPI_Win_create over an
 ! ASYNCHRONOUS array with fence epochs of put, get and accumulate; passive target
 ! lock/put/flush/get/unlock; MPI_Win_allocate returning a TYPE(C_PTR) used through
-! C_F_POINTER; fetch_and_op and compare_and_swap; TYPE(MPI_Win) comparison and MPI_Win_free.
+! C_F_POINTER (and MPI_Alloc_mem's); fetch_and_op and compare_and_swap; TYPE(MPI_Win) comparison and MPI_Win_free.
 program f08_rma
     use mpi_f08
     use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
@@ -93,6 +93,14 @@ program f08_rma
         call MPI_Win_unlock(0, win2)
     end if
     call MPI_Win_free(win2)
+
+    ! MPI_Alloc_mem returns a TYPE(C_PTR) too; MPI_Free_mem takes the array.
+    call MPI_Alloc_mem(4_MPI_ADDRESS_KIND * n, MPI_INFO_NULL, base)
+    call c_f_pointer(base, allocated, [n])
+    allocated = [(i, i = 1, n)]
+    call MPI_Allreduce(MPI_IN_PLACE, allocated, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+    if (any(allocated /= [(i * nprocs, i = 1, n)])) call fail('alloc_mem memory')
+    call MPI_Free_mem(allocated)
 
     call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     if (rank == 0 .and. errs == 0) print '(a)', 'No Errors'
