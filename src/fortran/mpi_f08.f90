@@ -606,6 +606,13 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Init_f08
     end interface MPI_Init
+    interface PMPI_Init
+        subroutine PMPI_Init_f08(ierror)
+            import
+            implicit none
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Init_f08
+    end interface PMPI_Init
     interface MPI_Init_thread
         subroutine MPI_Init_thread_f08(required, provided, ierror)
             import
@@ -615,6 +622,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Init_thread_f08
     end interface MPI_Init_thread
+    interface PMPI_Init_thread
+        subroutine PMPI_Init_thread_f08(required, provided, ierror)
+            import
+            implicit none
+            integer, intent(in) :: required
+            integer :: provided
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Init_thread_f08
+    end interface PMPI_Init_thread
     interface MPI_Finalize
         subroutine MPI_Finalize_f08(ierror)
             import
@@ -622,6 +638,13 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Finalize_f08
     end interface MPI_Finalize
+    interface PMPI_Finalize
+        subroutine PMPI_Finalize_f08(ierror)
+            import
+            implicit none
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Finalize_f08
+    end interface PMPI_Finalize
     interface MPI_Initialized
         subroutine MPI_Initialized_f08(flag, ierror)
             import
@@ -630,6 +653,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Initialized_f08
     end interface MPI_Initialized
+    interface PMPI_Initialized
+        subroutine PMPI_Initialized_f08(flag, ierror)
+            import
+            implicit none
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Initialized_f08
+    end interface PMPI_Initialized
     interface MPI_Finalized
         subroutine MPI_Finalized_f08(flag, ierror)
             import
@@ -638,6 +669,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Finalized_f08
     end interface MPI_Finalized
+    interface PMPI_Finalized
+        subroutine PMPI_Finalized_f08(flag, ierror)
+            import
+            implicit none
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Finalized_f08
+    end interface PMPI_Finalized
     interface MPI_Abort
         subroutine MPI_Abort_f08(comm, errorcode, ierror)
             import
@@ -647,6 +686,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Abort_f08
     end interface MPI_Abort
+    interface PMPI_Abort
+        subroutine PMPI_Abort_f08(comm, errorcode, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Abort_f08
+    end interface PMPI_Abort
     interface MPI_Query_thread
         subroutine MPI_Query_thread_f08(provided, ierror)
             import
@@ -655,6 +703,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Query_thread_f08
     end interface MPI_Query_thread
+    interface PMPI_Query_thread
+        subroutine PMPI_Query_thread_f08(provided, ierror)
+            import
+            implicit none
+            integer :: provided
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Query_thread_f08
+    end interface PMPI_Query_thread
     interface MPI_Is_thread_main
         subroutine MPI_Is_thread_main_f08(flag, ierror)
             import
@@ -663,6 +719,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Is_thread_main_f08
     end interface MPI_Is_thread_main
+    interface PMPI_Is_thread_main
+        subroutine PMPI_Is_thread_main_f08(flag, ierror)
+            import
+            implicit none
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Is_thread_main_f08
+    end interface PMPI_Is_thread_main
     interface MPI_Get_processor_name
         subroutine MPI_Get_processor_name_f08(name, resultlen, ierror)
             import
@@ -672,6 +736,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_processor_name_f08
     end interface MPI_Get_processor_name
+    interface PMPI_Get_processor_name
+        subroutine PMPI_Get_processor_name_f08(name, resultlen, ierror)
+            import
+            implicit none
+            character(len=*) :: name
+            integer :: resultlen
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_processor_name_f08
+    end interface PMPI_Get_processor_name
     interface MPI_Get_version
         subroutine MPI_Get_version_f08(version, subversion, ierror)
             import
@@ -681,6 +754,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_version_f08
     end interface MPI_Get_version
+    interface PMPI_Get_version
+        subroutine PMPI_Get_version_f08(version, subversion, ierror)
+            import
+            implicit none
+            integer :: version
+            integer :: subversion
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_version_f08
+    end interface PMPI_Get_version
     interface MPI_Get_library_version
         subroutine MPI_Get_library_version_f08(version, resultlen, ierror)
             import
@@ -690,12 +772,28 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_library_version_f08
     end interface MPI_Get_library_version
+    interface PMPI_Get_library_version
+        subroutine PMPI_Get_library_version_f08(version, resultlen, ierror)
+            import
+            implicit none
+            character(len=*) :: version
+            integer :: resultlen
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_library_version_f08
+    end interface PMPI_Get_library_version
     interface
         function MPI_Wtime()
             import
             implicit none
             double precision :: MPI_Wtime
         end function MPI_Wtime
+    end interface
+    interface
+        function PMPI_Wtime()
+            import
+            implicit none
+            double precision :: PMPI_Wtime
+        end function PMPI_Wtime
     end interface
     interface
         function MPI_Wtick()
@@ -705,11 +803,25 @@ module mpi_f08
         end function MPI_Wtick
     end interface
     interface
+        function PMPI_Wtick()
+            import
+            implicit none
+            double precision :: PMPI_Wtick
+        end function PMPI_Wtick
+    end interface
+    interface
         subroutine MPI_Pcontrol(level)
             import
             implicit none
             integer, intent(in) :: level
         end subroutine MPI_Pcontrol
+    end interface
+    interface
+        subroutine PMPI_Pcontrol(level)
+            import
+            implicit none
+            integer, intent(in) :: level
+        end subroutine PMPI_Pcontrol
     end interface
     interface MPI_Alloc_mem
         subroutine MPI_Alloc_mem_f08(size, info, baseptr, ierror)
@@ -721,6 +833,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alloc_mem_f08
     end interface MPI_Alloc_mem
+    interface PMPI_Alloc_mem
+        subroutine PMPI_Alloc_mem_f08(size, info, baseptr, ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            type(MPI_Info), intent(in) :: info
+            type(c_ptr) :: baseptr
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alloc_mem_f08
+    end interface PMPI_Alloc_mem
     interface MPI_Free_mem
         subroutine MPI_Free_mem_f08ts(base, ierror) bind(C, name="MPI_Free_mem_f08ts")
             import
@@ -729,6 +851,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Free_mem_f08ts
     end interface MPI_Free_mem
+    interface PMPI_Free_mem
+        subroutine PMPI_Free_mem_f08ts(base, ierror) bind(C, name="PMPI_Free_mem_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: base
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Free_mem_f08ts
+    end interface PMPI_Free_mem
     interface MPI_Session_init
         subroutine MPI_Session_init_f08(info, errhandler, session, ierror)
             import
@@ -739,6 +869,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_init_f08
     end interface MPI_Session_init
+    interface PMPI_Session_init
+        subroutine PMPI_Session_init_f08(info, errhandler, session, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Errhandler), intent(in) :: errhandler
+            type(MPI_Session) :: session
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_init_f08
+    end interface PMPI_Session_init
     interface MPI_Session_finalize
         subroutine MPI_Session_finalize_f08(session, ierror)
             import
@@ -747,6 +887,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_finalize_f08
     end interface MPI_Session_finalize
+    interface PMPI_Session_finalize
+        subroutine PMPI_Session_finalize_f08(session, ierror)
+            import
+            implicit none
+            type(MPI_Session) :: session
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_finalize_f08
+    end interface PMPI_Session_finalize
     interface MPI_Session_get_info
         subroutine MPI_Session_get_info_f08(session, info_used, ierror)
             import
@@ -756,6 +904,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_get_info_f08
     end interface MPI_Session_get_info
+    interface PMPI_Session_get_info
+        subroutine PMPI_Session_get_info_f08(session, info_used, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(MPI_Info) :: info_used
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_get_info_f08
+    end interface PMPI_Session_get_info
     interface MPI_Session_get_num_psets
         subroutine MPI_Session_get_num_psets_f08(session, info, npset_names, ierror)
             import
@@ -766,6 +923,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_get_num_psets_f08
     end interface MPI_Session_get_num_psets
+    interface PMPI_Session_get_num_psets
+        subroutine PMPI_Session_get_num_psets_f08(session, info, npset_names, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(MPI_Info), intent(in) :: info
+            integer :: npset_names
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_get_num_psets_f08
+    end interface PMPI_Session_get_num_psets
     interface MPI_Session_get_nth_pset
         subroutine MPI_Session_get_nth_pset_f08(session, info, n, pset_len, pset_name, ierror)
             import
@@ -778,6 +945,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_get_nth_pset_f08
     end interface MPI_Session_get_nth_pset
+    interface PMPI_Session_get_nth_pset
+        subroutine PMPI_Session_get_nth_pset_f08(session, info, n, pset_len, pset_name, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(MPI_Info), intent(in) :: info
+            integer, intent(in) :: n
+            integer :: pset_len
+            character(len=*) :: pset_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_get_nth_pset_f08
+    end interface PMPI_Session_get_nth_pset
     interface MPI_Session_get_pset_info
         subroutine MPI_Session_get_pset_info_f08(session, pset_name, info, ierror)
             import
@@ -788,6 +967,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_get_pset_info_f08
     end interface MPI_Session_get_pset_info
+    interface PMPI_Session_get_pset_info
+        subroutine PMPI_Session_get_pset_info_f08(session, pset_name, info, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            character(len=*), intent(in) :: pset_name
+            type(MPI_Info) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_get_pset_info_f08
+    end interface PMPI_Session_get_pset_info
     interface MPI_Group_from_session_pset
         subroutine MPI_Group_from_session_pset_f08(session, pset_name, newgroup, ierror)
             import
@@ -798,6 +987,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_from_session_pset_f08
     end interface MPI_Group_from_session_pset
+    interface PMPI_Group_from_session_pset
+        subroutine PMPI_Group_from_session_pset_f08(session, pset_name, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            character(len=*), intent(in) :: pset_name
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_from_session_pset_f08
+    end interface PMPI_Group_from_session_pset
     interface MPI_Session_create_errhandler
         subroutine MPI_Session_create_errhandler_f08(session_errhandler_fn, errhandler, ierror)
             import
@@ -807,6 +1006,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_create_errhandler_f08
     end interface MPI_Session_create_errhandler
+    interface PMPI_Session_create_errhandler
+        subroutine PMPI_Session_create_errhandler_f08(session_errhandler_fn, errhandler, ierror)
+            import
+            implicit none
+            procedure(MPI_Session_errhandler_function) :: session_errhandler_fn
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_create_errhandler_f08
+    end interface PMPI_Session_create_errhandler
     interface MPI_Session_set_errhandler
         subroutine MPI_Session_set_errhandler_f08(session, errhandler, ierror)
             import
@@ -816,6 +1024,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_set_errhandler_f08
     end interface MPI_Session_set_errhandler
+    interface PMPI_Session_set_errhandler
+        subroutine PMPI_Session_set_errhandler_f08(session, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(MPI_Errhandler), intent(in) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_set_errhandler_f08
+    end interface PMPI_Session_set_errhandler
     interface MPI_Session_get_errhandler
         subroutine MPI_Session_get_errhandler_f08(session, errhandler, ierror)
             import
@@ -825,6 +1042,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_get_errhandler_f08
     end interface MPI_Session_get_errhandler
+    interface PMPI_Session_get_errhandler
+        subroutine PMPI_Session_get_errhandler_f08(session, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_get_errhandler_f08
+    end interface PMPI_Session_get_errhandler
     interface MPI_Session_call_errhandler
         subroutine MPI_Session_call_errhandler_f08(session, errorcode, ierror)
             import
@@ -834,6 +1060,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_call_errhandler_f08
     end interface MPI_Session_call_errhandler
+    interface PMPI_Session_call_errhandler
+        subroutine PMPI_Session_call_errhandler_f08(session, errorcode, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_call_errhandler_f08
+    end interface PMPI_Session_call_errhandler
     interface MPI_Session_attach_buffer
         subroutine MPI_Session_attach_buffer_f08ts(session, buffer, size, ierror) bind(C, &
                 name="MPI_Session_attach_buffer_f08ts")
@@ -844,7 +1079,36 @@ module mpi_f08
             integer, intent(in) :: size
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_attach_buffer_f08ts
+        subroutine MPI_Session_attach_buffer_c_f08ts(session, buffer, size, ierror) bind(C, &
+                name="MPI_Session_attach_buffer_c_f08ts")
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Session_attach_buffer_c_f08ts
     end interface MPI_Session_attach_buffer
+    interface PMPI_Session_attach_buffer
+        subroutine PMPI_Session_attach_buffer_f08ts(session, buffer, size, ierror) bind(C, &
+                name="PMPI_Session_attach_buffer_f08ts")
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(*), dimension(..), asynchronous :: buffer
+            integer, intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_attach_buffer_f08ts
+        subroutine PMPI_Session_attach_buffer_c_f08ts(session, buffer, size, ierror) bind(C, &
+                name="PMPI_Session_attach_buffer_c_f08ts")
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_attach_buffer_c_f08ts
+    end interface PMPI_Session_attach_buffer
     interface MPI_Session_detach_buffer
         subroutine MPI_Session_detach_buffer_f08(session, buffer_addr, size, ierror)
             import
@@ -855,6 +1119,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_detach_buffer_f08
     end interface MPI_Session_detach_buffer
+    interface PMPI_Session_detach_buffer
+        subroutine PMPI_Session_detach_buffer_f08(session, buffer_addr, size, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(c_ptr) :: buffer_addr
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_detach_buffer_f08
+    end interface PMPI_Session_detach_buffer
     interface MPI_Session_flush_buffer
         subroutine MPI_Session_flush_buffer_f08(session, ierror)
             import
@@ -863,6 +1137,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_flush_buffer_f08
     end interface MPI_Session_flush_buffer
+    interface PMPI_Session_flush_buffer
+        subroutine PMPI_Session_flush_buffer_f08(session, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_flush_buffer_f08
+    end interface PMPI_Session_flush_buffer
     interface MPI_Session_iflush_buffer
         subroutine MPI_Session_iflush_buffer_f08(session, request, ierror)
             import
@@ -872,6 +1154,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Session_iflush_buffer_f08
     end interface MPI_Session_iflush_buffer
+    interface PMPI_Session_iflush_buffer
+        subroutine PMPI_Session_iflush_buffer_f08(session, request, ierror)
+            import
+            implicit none
+            type(MPI_Session), intent(in) :: session
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Session_iflush_buffer_f08
+    end interface PMPI_Session_iflush_buffer
     interface MPI_Comm_set_errhandler
         subroutine MPI_Comm_set_errhandler_f08(comm, errhandler, ierror)
             import
@@ -881,6 +1172,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_set_errhandler_f08
     end interface MPI_Comm_set_errhandler
+    interface PMPI_Comm_set_errhandler
+        subroutine PMPI_Comm_set_errhandler_f08(comm, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Errhandler), intent(in) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_set_errhandler_f08
+    end interface PMPI_Comm_set_errhandler
     interface MPI_Comm_get_errhandler
         subroutine MPI_Comm_get_errhandler_f08(comm, errhandler, ierror)
             import
@@ -890,6 +1190,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_get_errhandler_f08
     end interface MPI_Comm_get_errhandler
+    interface PMPI_Comm_get_errhandler
+        subroutine PMPI_Comm_get_errhandler_f08(comm, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_get_errhandler_f08
+    end interface PMPI_Comm_get_errhandler
     interface MPI_Comm_create_errhandler
         subroutine MPI_Comm_create_errhandler_f08(comm_errhandler_fn, errhandler, ierror)
             import
@@ -899,6 +1208,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_create_errhandler_f08
     end interface MPI_Comm_create_errhandler
+    interface PMPI_Comm_create_errhandler
+        subroutine PMPI_Comm_create_errhandler_f08(comm_errhandler_fn, errhandler, ierror)
+            import
+            implicit none
+            procedure(MPI_Comm_errhandler_function) :: comm_errhandler_fn
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_create_errhandler_f08
+    end interface PMPI_Comm_create_errhandler
     interface MPI_Comm_call_errhandler
         subroutine MPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
             import
@@ -908,6 +1226,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_call_errhandler_f08
     end interface MPI_Comm_call_errhandler
+    interface PMPI_Comm_call_errhandler
+        subroutine PMPI_Comm_call_errhandler_f08(comm, errorcode, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_call_errhandler_f08
+    end interface PMPI_Comm_call_errhandler
     interface MPI_Errhandler_free
         subroutine MPI_Errhandler_free_f08(errhandler, ierror)
             import
@@ -916,6 +1243,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Errhandler_free_f08
     end interface MPI_Errhandler_free
+    interface PMPI_Errhandler_free
+        subroutine PMPI_Errhandler_free_f08(errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Errhandler_free_f08
+    end interface PMPI_Errhandler_free
     interface MPI_Error_string
         subroutine MPI_Error_string_f08(errorcode, string, resultlen, ierror)
             import
@@ -926,6 +1261,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Error_string_f08
     end interface MPI_Error_string
+    interface PMPI_Error_string
+        subroutine PMPI_Error_string_f08(errorcode, string, resultlen, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorcode
+            character(len=*) :: string
+            integer :: resultlen
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Error_string_f08
+    end interface PMPI_Error_string
     interface MPI_Error_class
         subroutine MPI_Error_class_f08(errorcode, errorclass, ierror)
             import
@@ -935,6 +1280,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Error_class_f08
     end interface MPI_Error_class
+    interface PMPI_Error_class
+        subroutine PMPI_Error_class_f08(errorcode, errorclass, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorcode
+            integer :: errorclass
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Error_class_f08
+    end interface PMPI_Error_class
     interface MPI_Add_error_class
         subroutine MPI_Add_error_class_f08(errorclass, ierror)
             import
@@ -943,6 +1297,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Add_error_class_f08
     end interface MPI_Add_error_class
+    interface PMPI_Add_error_class
+        subroutine PMPI_Add_error_class_f08(errorclass, ierror)
+            import
+            implicit none
+            integer :: errorclass
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Add_error_class_f08
+    end interface PMPI_Add_error_class
     interface MPI_Add_error_code
         subroutine MPI_Add_error_code_f08(errorclass, errorcode, ierror)
             import
@@ -952,6 +1314,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Add_error_code_f08
     end interface MPI_Add_error_code
+    interface PMPI_Add_error_code
+        subroutine PMPI_Add_error_code_f08(errorclass, errorcode, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorclass
+            integer :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Add_error_code_f08
+    end interface PMPI_Add_error_code
     interface MPI_Add_error_string
         subroutine MPI_Add_error_string_f08(errorcode, string, ierror)
             import
@@ -961,6 +1332,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Add_error_string_f08
     end interface MPI_Add_error_string
+    interface PMPI_Add_error_string
+        subroutine PMPI_Add_error_string_f08(errorcode, string, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorcode
+            character(len=*), intent(in) :: string
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Add_error_string_f08
+    end interface PMPI_Add_error_string
     interface MPI_Remove_error_class
         subroutine MPI_Remove_error_class_f08(errorclass, ierror)
             import
@@ -969,6 +1349,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Remove_error_class_f08
     end interface MPI_Remove_error_class
+    interface PMPI_Remove_error_class
+        subroutine PMPI_Remove_error_class_f08(errorclass, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorclass
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Remove_error_class_f08
+    end interface PMPI_Remove_error_class
     interface MPI_Remove_error_code
         subroutine MPI_Remove_error_code_f08(errorcode, ierror)
             import
@@ -977,6 +1365,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Remove_error_code_f08
     end interface MPI_Remove_error_code
+    interface PMPI_Remove_error_code
+        subroutine PMPI_Remove_error_code_f08(errorcode, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Remove_error_code_f08
+    end interface PMPI_Remove_error_code
     interface MPI_Remove_error_string
         subroutine MPI_Remove_error_string_f08(errorcode, ierror)
             import
@@ -985,6 +1381,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Remove_error_string_f08
     end interface MPI_Remove_error_string
+    interface PMPI_Remove_error_string
+        subroutine PMPI_Remove_error_string_f08(errorcode, ierror)
+            import
+            implicit none
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Remove_error_string_f08
+    end interface PMPI_Remove_error_string
     interface MPI_Send
         subroutine MPI_Send_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
                 name="MPI_Send_f08ts")
@@ -998,7 +1402,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Send_f08ts
+        subroutine MPI_Send_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="MPI_Send_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Send_c_f08ts
     end interface MPI_Send
+    interface PMPI_Send
+        subroutine PMPI_Send_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Send_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Send_f08ts
+        subroutine PMPI_Send_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Send_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Send_c_f08ts
+    end interface PMPI_Send
     interface MPI_Recv
         subroutine MPI_Recv_f08ts(buf, count, datatype, source, tag, comm, status, ierror) bind(C, &
                 name="MPI_Recv_f08ts")
@@ -1013,7 +1455,48 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Recv_f08ts
+        subroutine MPI_Recv_c_f08ts(buf, count, datatype, source, tag, comm, status, &
+                ierror) bind(C, name="MPI_Recv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Recv_c_f08ts
     end interface MPI_Recv
+    interface PMPI_Recv
+        subroutine PMPI_Recv_f08ts(buf, count, datatype, source, tag, comm, status, &
+                ierror) bind(C, name="PMPI_Recv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Recv_f08ts
+        subroutine PMPI_Recv_c_f08ts(buf, count, datatype, source, tag, comm, status, &
+                ierror) bind(C, name="PMPI_Recv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Recv_c_f08ts
+    end interface PMPI_Recv
     interface MPI_Ssend
         subroutine MPI_Ssend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
                 name="MPI_Ssend_f08ts")
@@ -1027,7 +1510,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ssend_f08ts
+        subroutine MPI_Ssend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="MPI_Ssend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ssend_c_f08ts
     end interface MPI_Ssend
+    interface PMPI_Ssend
+        subroutine PMPI_Ssend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Ssend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ssend_f08ts
+        subroutine PMPI_Ssend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Ssend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ssend_c_f08ts
+    end interface PMPI_Ssend
     interface MPI_Rsend
         subroutine MPI_Rsend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
                 name="MPI_Rsend_f08ts")
@@ -1041,7 +1562,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Rsend_f08ts
+        subroutine MPI_Rsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="MPI_Rsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Rsend_c_f08ts
     end interface MPI_Rsend
+    interface PMPI_Rsend
+        subroutine PMPI_Rsend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Rsend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rsend_f08ts
+        subroutine PMPI_Rsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Rsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rsend_c_f08ts
+    end interface PMPI_Rsend
     interface MPI_Bsend
         subroutine MPI_Bsend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
                 name="MPI_Bsend_f08ts")
@@ -1055,7 +1614,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Bsend_f08ts
+        subroutine MPI_Bsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="MPI_Bsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Bsend_c_f08ts
     end interface MPI_Bsend
+    interface PMPI_Bsend
+        subroutine PMPI_Bsend_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Bsend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bsend_f08ts
+        subroutine PMPI_Bsend_c_f08ts(buf, count, datatype, dest, tag, comm, ierror) bind(C, &
+                name="PMPI_Bsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bsend_c_f08ts
+    end interface PMPI_Bsend
     interface MPI_Isend
         subroutine MPI_Isend_f08ts(buf, count, datatype, dest, tag, comm, request, ierror) bind(C, &
                 name="MPI_Isend_f08ts")
@@ -1070,7 +1667,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Isend_f08ts
+        subroutine MPI_Isend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Isend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Isend_c_f08ts
     end interface MPI_Isend
+    interface PMPI_Isend
+        subroutine PMPI_Isend_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Isend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Isend_f08ts
+        subroutine PMPI_Isend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Isend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Isend_c_f08ts
+    end interface PMPI_Isend
     interface MPI_Issend
         subroutine MPI_Issend_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Issend_f08ts")
@@ -1085,7 +1723,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Issend_f08ts
+        subroutine MPI_Issend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Issend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Issend_c_f08ts
     end interface MPI_Issend
+    interface PMPI_Issend
+        subroutine PMPI_Issend_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Issend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Issend_f08ts
+        subroutine PMPI_Issend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Issend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Issend_c_f08ts
+    end interface PMPI_Issend
     interface MPI_Irsend
         subroutine MPI_Irsend_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Irsend_f08ts")
@@ -1100,7 +1779,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Irsend_f08ts
+        subroutine MPI_Irsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Irsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Irsend_c_f08ts
     end interface MPI_Irsend
+    interface PMPI_Irsend
+        subroutine PMPI_Irsend_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Irsend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Irsend_f08ts
+        subroutine PMPI_Irsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Irsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Irsend_c_f08ts
+    end interface PMPI_Irsend
     interface MPI_Ibsend
         subroutine MPI_Ibsend_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Ibsend_f08ts")
@@ -1115,7 +1835,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ibsend_f08ts
+        subroutine MPI_Ibsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Ibsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ibsend_c_f08ts
     end interface MPI_Ibsend
+    interface PMPI_Ibsend
+        subroutine PMPI_Ibsend_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Ibsend_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ibsend_f08ts
+        subroutine PMPI_Ibsend_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Ibsend_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ibsend_c_f08ts
+    end interface PMPI_Ibsend
     interface MPI_Irecv
         subroutine MPI_Irecv_f08ts(buf, count, datatype, source, tag, comm, request, &
                 ierror) bind(C, name="MPI_Irecv_f08ts")
@@ -1130,7 +1891,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Irecv_f08ts
+        subroutine MPI_Irecv_c_f08ts(buf, count, datatype, source, tag, comm, request, &
+                ierror) bind(C, name="MPI_Irecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Irecv_c_f08ts
     end interface MPI_Irecv
+    interface PMPI_Irecv
+        subroutine PMPI_Irecv_f08ts(buf, count, datatype, source, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Irecv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Irecv_f08ts
+        subroutine PMPI_Irecv_c_f08ts(buf, count, datatype, source, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Irecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Irecv_c_f08ts
+    end interface PMPI_Irecv
     interface MPI_Buffer_attach
         subroutine MPI_Buffer_attach_f08ts(buffer, size, ierror) bind(C, &
                 name="MPI_Buffer_attach_f08ts")
@@ -1140,7 +1942,33 @@ module mpi_f08
             integer, intent(in) :: size
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Buffer_attach_f08ts
+        subroutine MPI_Buffer_attach_c_f08ts(buffer, size, ierror) bind(C, &
+                name="MPI_Buffer_attach_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Buffer_attach_c_f08ts
     end interface MPI_Buffer_attach
+    interface PMPI_Buffer_attach
+        subroutine PMPI_Buffer_attach_f08ts(buffer, size, ierror) bind(C, &
+                name="PMPI_Buffer_attach_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer, intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Buffer_attach_f08ts
+        subroutine PMPI_Buffer_attach_c_f08ts(buffer, size, ierror) bind(C, &
+                name="PMPI_Buffer_attach_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Buffer_attach_c_f08ts
+    end interface PMPI_Buffer_attach
     interface MPI_Buffer_detach
         subroutine MPI_Buffer_detach_f08(buffer_addr, size, ierror)
             import
@@ -1150,6 +1978,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Buffer_detach_f08
     end interface MPI_Buffer_detach
+    interface PMPI_Buffer_detach
+        subroutine PMPI_Buffer_detach_f08(buffer_addr, size, ierror)
+            import
+            implicit none
+            type(c_ptr) :: buffer_addr
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Buffer_detach_f08
+    end interface PMPI_Buffer_detach
     interface MPI_Buffer_flush
         subroutine MPI_Buffer_flush_f08(ierror)
             import
@@ -1157,6 +1994,13 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Buffer_flush_f08
     end interface MPI_Buffer_flush
+    interface PMPI_Buffer_flush
+        subroutine PMPI_Buffer_flush_f08(ierror)
+            import
+            implicit none
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Buffer_flush_f08
+    end interface PMPI_Buffer_flush
     interface MPI_Buffer_iflush
         subroutine MPI_Buffer_iflush_f08(request, ierror)
             import
@@ -1165,6 +2009,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Buffer_iflush_f08
     end interface MPI_Buffer_iflush
+    interface PMPI_Buffer_iflush
+        subroutine PMPI_Buffer_iflush_f08(request, ierror)
+            import
+            implicit none
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Buffer_iflush_f08
+    end interface PMPI_Buffer_iflush
     interface MPI_Comm_attach_buffer
         subroutine MPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror) bind(C, &
                 name="MPI_Comm_attach_buffer_f08ts")
@@ -1175,7 +2027,36 @@ module mpi_f08
             integer, intent(in) :: size
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_attach_buffer_f08ts
+        subroutine MPI_Comm_attach_buffer_c_f08ts(comm, buffer, size, ierror) bind(C, &
+                name="MPI_Comm_attach_buffer_c_f08ts")
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Comm_attach_buffer_c_f08ts
     end interface MPI_Comm_attach_buffer
+    interface PMPI_Comm_attach_buffer
+        subroutine PMPI_Comm_attach_buffer_f08ts(comm, buffer, size, ierror) bind(C, &
+                name="PMPI_Comm_attach_buffer_f08ts")
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(*), dimension(..), asynchronous :: buffer
+            integer, intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_attach_buffer_f08ts
+        subroutine PMPI_Comm_attach_buffer_c_f08ts(comm, buffer, size, ierror) bind(C, &
+                name="PMPI_Comm_attach_buffer_c_f08ts")
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_attach_buffer_c_f08ts
+    end interface PMPI_Comm_attach_buffer
     interface MPI_Comm_detach_buffer
         subroutine MPI_Comm_detach_buffer_f08(comm, buffer_addr, size, ierror)
             import
@@ -1186,6 +2067,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_detach_buffer_f08
     end interface MPI_Comm_detach_buffer
+    interface PMPI_Comm_detach_buffer
+        subroutine PMPI_Comm_detach_buffer_f08(comm, buffer_addr, size, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: buffer_addr
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_detach_buffer_f08
+    end interface PMPI_Comm_detach_buffer
     interface MPI_Comm_flush_buffer
         subroutine MPI_Comm_flush_buffer_f08(comm, ierror)
             import
@@ -1194,6 +2085,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_flush_buffer_f08
     end interface MPI_Comm_flush_buffer
+    interface PMPI_Comm_flush_buffer
+        subroutine PMPI_Comm_flush_buffer_f08(comm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_flush_buffer_f08
+    end interface PMPI_Comm_flush_buffer
     interface MPI_Comm_iflush_buffer
         subroutine MPI_Comm_iflush_buffer_f08(comm, request, ierror)
             import
@@ -1203,6 +2102,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_iflush_buffer_f08
     end interface MPI_Comm_iflush_buffer
+    interface PMPI_Comm_iflush_buffer
+        subroutine PMPI_Comm_iflush_buffer_f08(comm, request, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_iflush_buffer_f08
+    end interface PMPI_Comm_iflush_buffer
     interface MPI_Sendrecv
         subroutine MPI_Sendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
                 recvcount, recvtype, source, recvtag, comm, status, ierror) bind(C, &
@@ -1223,7 +2131,66 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Sendrecv_f08ts
+        subroutine MPI_Sendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+                recvcount, recvtype, source, recvtag, comm, status, ierror) bind(C, &
+                name="MPI_Sendrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Sendrecv_c_f08ts
     end interface MPI_Sendrecv
+    interface PMPI_Sendrecv
+        subroutine PMPI_Sendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+                recvcount, recvtype, source, recvtag, comm, status, ierror) bind(C, &
+                name="PMPI_Sendrecv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Sendrecv_f08ts
+        subroutine PMPI_Sendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+                recvcount, recvtype, source, recvtag, comm, status, ierror) bind(C, &
+                name="PMPI_Sendrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Sendrecv_c_f08ts
+    end interface PMPI_Sendrecv
     interface MPI_Sendrecv_replace
         subroutine MPI_Sendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, &
                 recvtag, comm, status, ierror) bind(C, name="MPI_Sendrecv_replace_f08ts")
@@ -1240,7 +2207,54 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Sendrecv_replace_f08ts
+        subroutine MPI_Sendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, &
+                recvtag, comm, status, ierror) bind(C, name="MPI_Sendrecv_replace_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Sendrecv_replace_c_f08ts
     end interface MPI_Sendrecv_replace
+    interface PMPI_Sendrecv_replace
+        subroutine PMPI_Sendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, &
+                recvtag, comm, status, ierror) bind(C, name="PMPI_Sendrecv_replace_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Sendrecv_replace_f08ts
+        subroutine PMPI_Sendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, &
+                recvtag, comm, status, ierror) bind(C, name="PMPI_Sendrecv_replace_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Sendrecv_replace_c_f08ts
+    end interface PMPI_Sendrecv_replace
     interface MPI_Isendrecv
         subroutine MPI_Isendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
                 recvcount, recvtype, source, recvtag, comm, request, ierror) bind(C, &
@@ -1261,7 +2275,66 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Isendrecv_f08ts
+        subroutine MPI_Isendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+                recvcount, recvtype, source, recvtag, comm, request, ierror) bind(C, &
+                name="MPI_Isendrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Isendrecv_c_f08ts
     end interface MPI_Isendrecv
+    interface PMPI_Isendrecv
+        subroutine PMPI_Isendrecv_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+                recvcount, recvtype, source, recvtag, comm, request, ierror) bind(C, &
+                name="PMPI_Isendrecv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Isendrecv_f08ts
+        subroutine PMPI_Isendrecv_c_f08ts(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, &
+                recvcount, recvtype, source, recvtag, comm, request, ierror) bind(C, &
+                name="PMPI_Isendrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Isendrecv_c_f08ts
+    end interface PMPI_Isendrecv
     interface MPI_Isendrecv_replace
         subroutine MPI_Isendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, &
                 recvtag, comm, request, ierror) bind(C, name="MPI_Isendrecv_replace_f08ts")
@@ -1278,7 +2351,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Isendrecv_replace_f08ts
+        subroutine MPI_Isendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, &
+                recvtag, comm, request, ierror) bind(C, name="MPI_Isendrecv_replace_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Isendrecv_replace_c_f08ts
     end interface MPI_Isendrecv_replace
+    interface PMPI_Isendrecv_replace
+        subroutine PMPI_Isendrecv_replace_f08ts(buf, count, datatype, dest, sendtag, source, &
+                recvtag, comm, request, ierror) bind(C, name="PMPI_Isendrecv_replace_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Isendrecv_replace_f08ts
+        subroutine PMPI_Isendrecv_replace_c_f08ts(buf, count, datatype, dest, sendtag, source, &
+                recvtag, comm, request, ierror) bind(C, name="PMPI_Isendrecv_replace_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: sendtag
+            integer, intent(in) :: source
+            integer, intent(in) :: recvtag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Isendrecv_replace_c_f08ts
+    end interface PMPI_Isendrecv_replace
     interface MPI_Probe
         subroutine MPI_Probe_f08(source, tag, comm, status, ierror)
             import
@@ -1290,6 +2410,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Probe_f08
     end interface MPI_Probe
+    interface PMPI_Probe
+        subroutine PMPI_Probe_f08(source, tag, comm, status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Probe_f08
+    end interface PMPI_Probe
     interface MPI_Iprobe
         subroutine MPI_Iprobe_f08(source, tag, comm, flag, status, ierror)
             import
@@ -1302,6 +2433,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iprobe_f08
     end interface MPI_Iprobe
+    interface PMPI_Iprobe
+        subroutine PMPI_Iprobe_f08(source, tag, comm, flag, status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            logical :: flag
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iprobe_f08
+    end interface PMPI_Iprobe
     interface MPI_Mprobe
         subroutine MPI_Mprobe_f08(source, tag, comm, message, status, ierror)
             import
@@ -1314,6 +2457,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Mprobe_f08
     end interface MPI_Mprobe
+    interface PMPI_Mprobe
+        subroutine PMPI_Mprobe_f08(source, tag, comm, message, status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Message) :: message
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Mprobe_f08
+    end interface PMPI_Mprobe
     interface MPI_Improbe
         subroutine MPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
             import
@@ -1327,6 +2482,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Improbe_f08
     end interface MPI_Improbe
+    interface PMPI_Improbe
+        subroutine PMPI_Improbe_f08(source, tag, comm, flag, message, status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            logical :: flag
+            type(MPI_Message) :: message
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Improbe_f08
+    end interface PMPI_Improbe
     interface MPI_Mrecv
         subroutine MPI_Mrecv_f08ts(buf, count, datatype, message, status, ierror) bind(C, &
                 name="MPI_Mrecv_f08ts")
@@ -1339,7 +2507,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Mrecv_f08ts
+        subroutine MPI_Mrecv_c_f08ts(buf, count, datatype, message, status, ierror) bind(C, &
+                name="MPI_Mrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Message) :: message
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Mrecv_c_f08ts
     end interface MPI_Mrecv
+    interface PMPI_Mrecv
+        subroutine PMPI_Mrecv_f08ts(buf, count, datatype, message, status, ierror) bind(C, &
+                name="PMPI_Mrecv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Message) :: message
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Mrecv_f08ts
+        subroutine PMPI_Mrecv_c_f08ts(buf, count, datatype, message, status, ierror) bind(C, &
+                name="PMPI_Mrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Message) :: message
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Mrecv_c_f08ts
+    end interface PMPI_Mrecv
     interface MPI_Imrecv
         subroutine MPI_Imrecv_f08ts(buf, count, datatype, message, request, ierror) bind(C, &
                 name="MPI_Imrecv_f08ts")
@@ -1352,7 +2555,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Imrecv_f08ts
+        subroutine MPI_Imrecv_c_f08ts(buf, count, datatype, message, request, ierror) bind(C, &
+                name="MPI_Imrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Message) :: message
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Imrecv_c_f08ts
     end interface MPI_Imrecv
+    interface PMPI_Imrecv
+        subroutine PMPI_Imrecv_f08ts(buf, count, datatype, message, request, ierror) bind(C, &
+                name="PMPI_Imrecv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Message) :: message
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Imrecv_f08ts
+        subroutine PMPI_Imrecv_c_f08ts(buf, count, datatype, message, request, ierror) bind(C, &
+                name="PMPI_Imrecv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Message) :: message
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Imrecv_c_f08ts
+    end interface PMPI_Imrecv
     interface MPI_Send_init
         subroutine MPI_Send_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Send_init_f08ts")
@@ -1367,7 +2605,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Send_init_f08ts
+        subroutine MPI_Send_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Send_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Send_init_c_f08ts
     end interface MPI_Send_init
+    interface PMPI_Send_init
+        subroutine PMPI_Send_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Send_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Send_init_f08ts
+        subroutine PMPI_Send_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Send_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Send_init_c_f08ts
+    end interface PMPI_Send_init
     interface MPI_Bsend_init
         subroutine MPI_Bsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Bsend_init_f08ts")
@@ -1382,7 +2661,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Bsend_init_f08ts
+        subroutine MPI_Bsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Bsend_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Bsend_init_c_f08ts
     end interface MPI_Bsend_init
+    interface PMPI_Bsend_init
+        subroutine PMPI_Bsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Bsend_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bsend_init_f08ts
+        subroutine PMPI_Bsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Bsend_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bsend_init_c_f08ts
+    end interface PMPI_Bsend_init
     interface MPI_Ssend_init
         subroutine MPI_Ssend_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Ssend_init_f08ts")
@@ -1397,7 +2717,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ssend_init_f08ts
+        subroutine MPI_Ssend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Ssend_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ssend_init_c_f08ts
     end interface MPI_Ssend_init
+    interface PMPI_Ssend_init
+        subroutine PMPI_Ssend_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Ssend_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ssend_init_f08ts
+        subroutine PMPI_Ssend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Ssend_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ssend_init_c_f08ts
+    end interface PMPI_Ssend_init
     interface MPI_Rsend_init
         subroutine MPI_Rsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
                 ierror) bind(C, name="MPI_Rsend_init_f08ts")
@@ -1412,7 +2773,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Rsend_init_f08ts
+        subroutine MPI_Rsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="MPI_Rsend_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Rsend_init_c_f08ts
     end interface MPI_Rsend_init
+    interface PMPI_Rsend_init
+        subroutine PMPI_Rsend_init_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Rsend_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rsend_init_f08ts
+        subroutine PMPI_Rsend_init_c_f08ts(buf, count, datatype, dest, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Rsend_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rsend_init_c_f08ts
+    end interface PMPI_Rsend_init
     interface MPI_Recv_init
         subroutine MPI_Recv_init_f08ts(buf, count, datatype, source, tag, comm, request, &
                 ierror) bind(C, name="MPI_Recv_init_f08ts")
@@ -1427,7 +2829,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Recv_init_f08ts
+        subroutine MPI_Recv_init_c_f08ts(buf, count, datatype, source, tag, comm, request, &
+                ierror) bind(C, name="MPI_Recv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Recv_init_c_f08ts
     end interface MPI_Recv_init
+    interface PMPI_Recv_init
+        subroutine PMPI_Recv_init_f08ts(buf, count, datatype, source, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Recv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Recv_init_f08ts
+        subroutine PMPI_Recv_init_c_f08ts(buf, count, datatype, source, tag, comm, request, &
+                ierror) bind(C, name="PMPI_Recv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Recv_init_c_f08ts
+    end interface PMPI_Recv_init
     interface MPI_Start
         subroutine MPI_Start_f08(request, ierror)
             import
@@ -1436,6 +2879,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Start_f08
     end interface MPI_Start
+    interface PMPI_Start
+        subroutine PMPI_Start_f08(request, ierror)
+            import
+            implicit none
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Start_f08
+    end interface PMPI_Start
     interface MPI_Startall
         subroutine MPI_Startall_f08(count, array_of_requests, ierror)
             import
@@ -1445,6 +2896,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Startall_f08
     end interface MPI_Startall
+    interface PMPI_Startall
+        subroutine PMPI_Startall_f08(count, array_of_requests, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Startall_f08
+    end interface PMPI_Startall
     interface MPI_Psend_init
         subroutine MPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, &
                 request, ierror) bind(C, name="MPI_Psend_init_f08ts")
@@ -1462,6 +2922,23 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Psend_init_f08ts
     end interface MPI_Psend_init
+    interface PMPI_Psend_init
+        subroutine PMPI_Psend_init_f08ts(buf, partitions, count, datatype, dest, tag, comm, info, &
+                request, ierror) bind(C, name="PMPI_Psend_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: partitions
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: dest
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Psend_init_f08ts
+    end interface PMPI_Psend_init
     interface MPI_Precv_init
         subroutine MPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, info, &
                 request, ierror) bind(C, name="MPI_Precv_init_f08ts")
@@ -1479,6 +2956,23 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Precv_init_f08ts
     end interface MPI_Precv_init
+    interface PMPI_Precv_init
+        subroutine PMPI_Precv_init_f08ts(buf, partitions, count, datatype, source, tag, comm, &
+                info, request, ierror) bind(C, name="PMPI_Precv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: partitions
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: source
+            integer, intent(in) :: tag
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Precv_init_f08ts
+    end interface PMPI_Precv_init
     interface MPI_Pready
         subroutine MPI_Pready_f08(partition, request, ierror)
             import
@@ -1488,6 +2982,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Pready_f08
     end interface MPI_Pready
+    interface PMPI_Pready
+        subroutine PMPI_Pready_f08(partition, request, ierror)
+            import
+            implicit none
+            integer, intent(in) :: partition
+            type(MPI_Request), intent(in) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pready_f08
+    end interface PMPI_Pready
     interface MPI_Pready_range
         subroutine MPI_Pready_range_f08(partition_low, partition_high, request, ierror)
             import
@@ -1498,6 +3001,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Pready_range_f08
     end interface MPI_Pready_range
+    interface PMPI_Pready_range
+        subroutine PMPI_Pready_range_f08(partition_low, partition_high, request, ierror)
+            import
+            implicit none
+            integer, intent(in) :: partition_low
+            integer, intent(in) :: partition_high
+            type(MPI_Request), intent(in) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pready_range_f08
+    end interface PMPI_Pready_range
     interface MPI_Pready_list
         subroutine MPI_Pready_list_f08(length, array_of_partitions, request, ierror)
             import
@@ -1508,6 +3021,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Pready_list_f08
     end interface MPI_Pready_list
+    interface PMPI_Pready_list
+        subroutine PMPI_Pready_list_f08(length, array_of_partitions, request, ierror)
+            import
+            implicit none
+            integer, intent(in) :: length
+            integer, intent(in) :: array_of_partitions(*)
+            type(MPI_Request), intent(in) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pready_list_f08
+    end interface PMPI_Pready_list
     interface MPI_Parrived
         subroutine MPI_Parrived_f08(request, partition, flag, ierror)
             import
@@ -1518,6 +3041,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Parrived_f08
     end interface MPI_Parrived
+    interface PMPI_Parrived
+        subroutine PMPI_Parrived_f08(request, partition, flag, ierror)
+            import
+            implicit none
+            type(MPI_Request), intent(in) :: request
+            integer, intent(in) :: partition
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Parrived_f08
+    end interface PMPI_Parrived
     interface MPI_Wait
         subroutine MPI_Wait_f08(request, status, ierror)
             import
@@ -1527,6 +3060,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Wait_f08
     end interface MPI_Wait
+    interface PMPI_Wait
+        subroutine PMPI_Wait_f08(request, status, ierror)
+            import
+            implicit none
+            type(MPI_Request) :: request
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Wait_f08
+    end interface PMPI_Wait
     interface MPI_Waitall
         subroutine MPI_Waitall_f08(count, array_of_requests, array_of_statuses, ierror)
             import
@@ -1537,6 +3079,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Waitall_f08
     end interface MPI_Waitall
+    interface PMPI_Waitall
+        subroutine PMPI_Waitall_f08(count, array_of_requests, array_of_statuses, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            type(MPI_Status) :: array_of_statuses(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Waitall_f08
+    end interface PMPI_Waitall
     interface MPI_Waitany
         subroutine MPI_Waitany_f08(count, array_of_requests, index, status, ierror)
             import
@@ -1548,6 +3100,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Waitany_f08
     end interface MPI_Waitany
+    interface PMPI_Waitany
+        subroutine PMPI_Waitany_f08(count, array_of_requests, index, status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            integer :: index
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Waitany_f08
+    end interface PMPI_Waitany
     interface MPI_Waitsome
         subroutine MPI_Waitsome_f08(incount, array_of_requests, outcount, array_of_indices, &
                 array_of_statuses, ierror)
@@ -1561,6 +3124,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Waitsome_f08
     end interface MPI_Waitsome
+    interface PMPI_Waitsome
+        subroutine PMPI_Waitsome_f08(incount, array_of_requests, outcount, array_of_indices, &
+                array_of_statuses, ierror)
+            import
+            implicit none
+            integer, intent(in) :: incount
+            type(MPI_Request) :: array_of_requests(*)
+            integer :: outcount
+            integer :: array_of_indices(*)
+            type(MPI_Status) :: array_of_statuses(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Waitsome_f08
+    end interface PMPI_Waitsome
     interface MPI_Test
         subroutine MPI_Test_f08(request, flag, status, ierror)
             import
@@ -1571,6 +3147,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Test_f08
     end interface MPI_Test
+    interface PMPI_Test
+        subroutine PMPI_Test_f08(request, flag, status, ierror)
+            import
+            implicit none
+            type(MPI_Request) :: request
+            logical :: flag
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Test_f08
+    end interface PMPI_Test
     interface MPI_Testall
         subroutine MPI_Testall_f08(count, array_of_requests, flag, array_of_statuses, ierror)
             import
@@ -1582,6 +3168,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Testall_f08
     end interface MPI_Testall
+    interface PMPI_Testall
+        subroutine PMPI_Testall_f08(count, array_of_requests, flag, array_of_statuses, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            logical :: flag
+            type(MPI_Status) :: array_of_statuses(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Testall_f08
+    end interface PMPI_Testall
     interface MPI_Testany
         subroutine MPI_Testany_f08(count, array_of_requests, index, flag, status, ierror)
             import
@@ -1594,6 +3191,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Testany_f08
     end interface MPI_Testany
+    interface PMPI_Testany
+        subroutine PMPI_Testany_f08(count, array_of_requests, index, flag, status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            integer :: index
+            logical :: flag
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Testany_f08
+    end interface PMPI_Testany
     interface MPI_Testsome
         subroutine MPI_Testsome_f08(incount, array_of_requests, outcount, array_of_indices, &
                 array_of_statuses, ierror)
@@ -1607,6 +3216,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Testsome_f08
     end interface MPI_Testsome
+    interface PMPI_Testsome
+        subroutine PMPI_Testsome_f08(incount, array_of_requests, outcount, array_of_indices, &
+                array_of_statuses, ierror)
+            import
+            implicit none
+            integer, intent(in) :: incount
+            type(MPI_Request) :: array_of_requests(*)
+            integer :: outcount
+            integer :: array_of_indices(*)
+            type(MPI_Status) :: array_of_statuses(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Testsome_f08
+    end interface PMPI_Testsome
     interface MPI_Request_free
         subroutine MPI_Request_free_f08(request, ierror)
             import
@@ -1615,6 +3237,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Request_free_f08
     end interface MPI_Request_free
+    interface PMPI_Request_free
+        subroutine PMPI_Request_free_f08(request, ierror)
+            import
+            implicit none
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Request_free_f08
+    end interface PMPI_Request_free
     interface MPI_Request_get_status
         subroutine MPI_Request_get_status_f08(request, flag, status, ierror)
             import
@@ -1625,6 +3255,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Request_get_status_f08
     end interface MPI_Request_get_status
+    interface PMPI_Request_get_status
+        subroutine PMPI_Request_get_status_f08(request, flag, status, ierror)
+            import
+            implicit none
+            type(MPI_Request), intent(in) :: request
+            logical :: flag
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Request_get_status_f08
+    end interface PMPI_Request_get_status
     interface MPI_Cancel
         subroutine MPI_Cancel_f08(request, ierror)
             import
@@ -1633,6 +3273,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cancel_f08
     end interface MPI_Cancel
+    interface PMPI_Cancel
+        subroutine PMPI_Cancel_f08(request, ierror)
+            import
+            implicit none
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cancel_f08
+    end interface PMPI_Cancel
     interface MPI_Test_cancelled
         subroutine MPI_Test_cancelled_f08(status, flag, ierror)
             import
@@ -1642,6 +3290,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Test_cancelled_f08
     end interface MPI_Test_cancelled
+    interface PMPI_Test_cancelled
+        subroutine PMPI_Test_cancelled_f08(status, flag, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Test_cancelled_f08
+    end interface PMPI_Test_cancelled
     interface MPI_Get_count
         subroutine MPI_Get_count_f08(status, datatype, count, ierror)
             import
@@ -1651,7 +3308,33 @@ module mpi_f08
             integer :: count
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_count_f08
+        subroutine MPI_Get_count_c_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Get_count_c_f08
     end interface MPI_Get_count
+    interface PMPI_Get_count
+        subroutine PMPI_Get_count_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_count_f08
+        subroutine PMPI_Get_count_c_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_count_c_f08
+    end interface PMPI_Get_count
     interface MPI_Get_elements
         subroutine MPI_Get_elements_f08(status, datatype, count, ierror)
             import
@@ -1661,7 +3344,33 @@ module mpi_f08
             integer :: count
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_elements_f08
+        subroutine MPI_Get_elements_c_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Get_elements_c_f08
     end interface MPI_Get_elements
+    interface PMPI_Get_elements
+        subroutine PMPI_Get_elements_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_elements_f08
+        subroutine PMPI_Get_elements_c_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_elements_c_f08
+    end interface PMPI_Get_elements
     interface MPI_Get_elements_x
         subroutine MPI_Get_elements_x_f08(status, datatype, count, ierror)
             import
@@ -1672,6 +3381,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_elements_x_f08
     end interface MPI_Get_elements_x
+    interface PMPI_Get_elements_x
+        subroutine PMPI_Get_elements_x_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_elements_x_f08
+    end interface PMPI_Get_elements_x
     interface MPI_Status_set_elements
         subroutine MPI_Status_set_elements_f08(status, datatype, count, ierror)
             import
@@ -1681,7 +3400,33 @@ module mpi_f08
             integer, intent(in) :: count
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_set_elements_f08
+        subroutine MPI_Status_set_elements_c_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Status_set_elements_c_f08
     end interface MPI_Status_set_elements
+    interface PMPI_Status_set_elements
+        subroutine PMPI_Status_set_elements_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_elements_f08
+        subroutine PMPI_Status_set_elements_c_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_elements_c_f08
+    end interface PMPI_Status_set_elements
     interface MPI_Status_set_elements_x
         subroutine MPI_Status_set_elements_x_f08(status, datatype, count, ierror)
             import
@@ -1692,6 +3437,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_set_elements_x_f08
     end interface MPI_Status_set_elements_x
+    interface PMPI_Status_set_elements_x
+        subroutine PMPI_Status_set_elements_x_f08(status, datatype, count, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_elements_x_f08
+    end interface PMPI_Status_set_elements_x
     interface MPI_Status_set_cancelled
         subroutine MPI_Status_set_cancelled_f08(status, flag, ierror)
             import
@@ -1701,6 +3456,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_set_cancelled_f08
     end interface MPI_Status_set_cancelled
+    interface PMPI_Status_set_cancelled
+        subroutine PMPI_Status_set_cancelled_f08(status, flag, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            logical, intent(in) :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_cancelled_f08
+    end interface PMPI_Status_set_cancelled
     interface MPI_Request_get_status_any
         subroutine MPI_Request_get_status_any_f08(count, array_of_requests, index, flag, status, &
                 ierror)
@@ -1714,6 +3478,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Request_get_status_any_f08
     end interface MPI_Request_get_status_any
+    interface PMPI_Request_get_status_any
+        subroutine PMPI_Request_get_status_any_f08(count, array_of_requests, index, flag, status, &
+                ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            integer :: index
+            logical :: flag
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Request_get_status_any_f08
+    end interface PMPI_Request_get_status_any
     interface MPI_Request_get_status_all
         subroutine MPI_Request_get_status_all_f08(count, array_of_requests, flag, &
                 array_of_statuses, ierror)
@@ -1726,6 +3503,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Request_get_status_all_f08
     end interface MPI_Request_get_status_all
+    interface PMPI_Request_get_status_all
+        subroutine PMPI_Request_get_status_all_f08(count, array_of_requests, flag, &
+                array_of_statuses, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Request) :: array_of_requests(*)
+            logical :: flag
+            type(MPI_Status) :: array_of_statuses(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Request_get_status_all_f08
+    end interface PMPI_Request_get_status_all
     interface MPI_Request_get_status_some
         subroutine MPI_Request_get_status_some_f08(incount, array_of_requests, outcount, &
                 array_of_indices, array_of_statuses, ierror)
@@ -1739,6 +3528,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Request_get_status_some_f08
     end interface MPI_Request_get_status_some
+    interface PMPI_Request_get_status_some
+        subroutine PMPI_Request_get_status_some_f08(incount, array_of_requests, outcount, &
+                array_of_indices, array_of_statuses, ierror)
+            import
+            implicit none
+            integer, intent(in) :: incount
+            type(MPI_Request) :: array_of_requests(*)
+            integer :: outcount
+            integer :: array_of_indices(*)
+            type(MPI_Status) :: array_of_statuses(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Request_get_status_some_f08
+    end interface PMPI_Request_get_status_some
     interface MPI_Status_get_source
         subroutine MPI_Status_get_source_f08(status, source, ierror)
             import
@@ -1748,6 +3550,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_get_source_f08
     end interface MPI_Status_get_source
+    interface PMPI_Status_get_source
+        subroutine PMPI_Status_get_source_f08(status, source, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            integer :: source
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_get_source_f08
+    end interface PMPI_Status_get_source
     interface MPI_Status_set_source
         subroutine MPI_Status_set_source_f08(status, source, ierror)
             import
@@ -1757,6 +3568,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_set_source_f08
     end interface MPI_Status_set_source
+    interface PMPI_Status_set_source
+        subroutine PMPI_Status_set_source_f08(status, source, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            integer, intent(in) :: source
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_source_f08
+    end interface PMPI_Status_set_source
     interface MPI_Status_get_tag
         subroutine MPI_Status_get_tag_f08(status, tag, ierror)
             import
@@ -1766,6 +3586,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_get_tag_f08
     end interface MPI_Status_get_tag
+    interface PMPI_Status_get_tag
+        subroutine PMPI_Status_get_tag_f08(status, tag, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            integer :: tag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_get_tag_f08
+    end interface PMPI_Status_get_tag
     interface MPI_Status_set_tag
         subroutine MPI_Status_set_tag_f08(status, tag, ierror)
             import
@@ -1775,6 +3604,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_set_tag_f08
     end interface MPI_Status_set_tag
+    interface PMPI_Status_set_tag
+        subroutine PMPI_Status_set_tag_f08(status, tag, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            integer, intent(in) :: tag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_tag_f08
+    end interface PMPI_Status_set_tag
     interface MPI_Status_get_error
         subroutine MPI_Status_get_error_f08(status, error, ierror)
             import
@@ -1784,6 +3622,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_get_error_f08
     end interface MPI_Status_get_error
+    interface PMPI_Status_get_error
+        subroutine PMPI_Status_get_error_f08(status, error, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: status
+            integer :: error
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_get_error_f08
+    end interface PMPI_Status_get_error
     interface MPI_Status_set_error
         subroutine MPI_Status_set_error_f08(status, error, ierror)
             import
@@ -1793,6 +3640,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Status_set_error_f08
     end interface MPI_Status_set_error
+    interface PMPI_Status_set_error
+        subroutine PMPI_Status_set_error_f08(status, error, ierror)
+            import
+            implicit none
+            type(MPI_Status) :: status
+            integer, intent(in) :: error
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_set_error_f08
+    end interface PMPI_Status_set_error
     interface MPI_Grequest_start
         subroutine MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, &
                 ierror)
@@ -1806,6 +3662,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Grequest_start_f08
     end interface MPI_Grequest_start
+    interface PMPI_Grequest_start
+        subroutine PMPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, &
+                ierror)
+            import
+            implicit none
+            procedure(MPI_Grequest_query_function) :: query_fn
+            procedure(MPI_Grequest_free_function) :: free_fn
+            procedure(MPI_Grequest_cancel_function) :: cancel_fn
+            integer(kind=MPI_ADDRESS_KIND) :: extra_state
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Grequest_start_f08
+    end interface PMPI_Grequest_start
     interface MPI_Grequest_complete
         subroutine MPI_Grequest_complete_f08(request, ierror)
             import
@@ -1814,6 +3683,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Grequest_complete_f08
     end interface MPI_Grequest_complete
+    interface PMPI_Grequest_complete
+        subroutine PMPI_Grequest_complete_f08(request, ierror)
+            import
+            implicit none
+            type(MPI_Request), intent(in) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Grequest_complete_f08
+    end interface PMPI_Grequest_complete
     interface MPI_Comm_rank
         subroutine MPI_Comm_rank_f08(comm, rank, ierror)
             import
@@ -1823,6 +3700,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_rank_f08
     end interface MPI_Comm_rank
+    interface PMPI_Comm_rank
+        subroutine PMPI_Comm_rank_f08(comm, rank, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: rank
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_rank_f08
+    end interface PMPI_Comm_rank
     interface MPI_Comm_size
         subroutine MPI_Comm_size_f08(comm, size, ierror)
             import
@@ -1832,6 +3718,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_size_f08
     end interface MPI_Comm_size
+    interface PMPI_Comm_size
+        subroutine PMPI_Comm_size_f08(comm, size, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_size_f08
+    end interface PMPI_Comm_size
     interface MPI_Comm_get_attr
         subroutine MPI_Comm_get_attr_f08(comm, comm_keyval, attribute_val, flag, ierror)
             import
@@ -1843,6 +3738,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_get_attr_f08
     end interface MPI_Comm_get_attr
+    interface PMPI_Comm_get_attr
+        subroutine PMPI_Comm_get_attr_f08(comm, comm_keyval, attribute_val, flag, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: comm_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_get_attr_f08
+    end interface PMPI_Comm_get_attr
     interface MPI_Barrier
         subroutine MPI_Barrier_f08(comm, ierror)
             import
@@ -1851,6 +3757,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Barrier_f08
     end interface MPI_Barrier
+    interface PMPI_Barrier
+        subroutine PMPI_Barrier_f08(comm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Barrier_f08
+    end interface PMPI_Barrier
     interface MPI_Bcast
         subroutine MPI_Bcast_f08ts(buffer, count, datatype, root, comm, ierror) bind(C, &
                 name="MPI_Bcast_f08ts")
@@ -1863,7 +3777,42 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Bcast_f08ts
+        subroutine MPI_Bcast_c_f08ts(buffer, count, datatype, root, comm, ierror) bind(C, &
+                name="MPI_Bcast_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Bcast_c_f08ts
     end interface MPI_Bcast
+    interface PMPI_Bcast
+        subroutine PMPI_Bcast_f08ts(buffer, count, datatype, root, comm, ierror) bind(C, &
+                name="PMPI_Bcast_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buffer
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bcast_f08ts
+        subroutine PMPI_Bcast_c_f08ts(buffer, count, datatype, root, comm, ierror) bind(C, &
+                name="PMPI_Bcast_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), contiguous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bcast_c_f08ts
+    end interface PMPI_Bcast
     interface MPI_Reduce
         subroutine MPI_Reduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
                 ierror) bind(C, name="MPI_Reduce_f08ts")
@@ -1878,7 +3827,48 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_f08ts
+        subroutine MPI_Reduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
+                ierror) bind(C, name="MPI_Reduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_c_f08ts
     end interface MPI_Reduce
+    interface PMPI_Reduce
+        subroutine PMPI_Reduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
+                ierror) bind(C, name="PMPI_Reduce_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_f08ts
+        subroutine PMPI_Reduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
+                ierror) bind(C, name="PMPI_Reduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_c_f08ts
+    end interface PMPI_Reduce
     interface MPI_Allreduce
         subroutine MPI_Allreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, &
                 ierror) bind(C, name="MPI_Allreduce_f08ts")
@@ -1892,7 +3882,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Allreduce_f08ts
+        subroutine MPI_Allreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, &
+                ierror) bind(C, name="MPI_Allreduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Allreduce_c_f08ts
     end interface MPI_Allreduce
+    interface PMPI_Allreduce
+        subroutine PMPI_Allreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, &
+                ierror) bind(C, name="PMPI_Allreduce_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allreduce_f08ts
+        subroutine PMPI_Allreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, &
+                ierror) bind(C, name="PMPI_Allreduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allreduce_c_f08ts
+    end interface PMPI_Allreduce
     interface MPI_Type_size
         subroutine MPI_Type_size_f08(datatype, size, ierror)
             import
@@ -1901,7 +3929,30 @@ module mpi_f08
             integer :: size
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_size_f08
+        subroutine MPI_Type_size_c_f08(datatype, size, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_size_c_f08
     end interface MPI_Type_size
+    interface PMPI_Type_size
+        subroutine PMPI_Type_size_f08(datatype, size, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_size_f08
+        subroutine PMPI_Type_size_c_f08(datatype, size, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_size_c_f08
+    end interface PMPI_Type_size
     interface MPI_Type_size_x
         subroutine MPI_Type_size_x_f08(datatype, size, ierror)
             import
@@ -1911,6 +3962,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_size_x_f08
     end interface MPI_Type_size_x
+    interface PMPI_Type_size_x
+        subroutine PMPI_Type_size_x_f08(datatype, size, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_size_x_f08
+    end interface PMPI_Type_size_x
     interface MPI_Type_get_extent
         subroutine MPI_Type_get_extent_f08(datatype, lb, extent, ierror)
             import
@@ -1921,6 +3981,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_extent_f08
     end interface MPI_Type_get_extent
+    interface PMPI_Type_get_extent
+        subroutine PMPI_Type_get_extent_f08(datatype, lb, extent, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_ADDRESS_KIND) :: lb
+            integer(kind=MPI_ADDRESS_KIND) :: extent
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_extent_f08
+    end interface PMPI_Type_get_extent
     interface MPI_Type_contiguous
         subroutine MPI_Type_contiguous_f08(count, oldtype, newtype, ierror)
             import
@@ -1930,7 +4000,33 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_contiguous_f08
+        subroutine MPI_Type_contiguous_c_f08(count, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_contiguous_c_f08
     end interface MPI_Type_contiguous
+    interface PMPI_Type_contiguous
+        subroutine PMPI_Type_contiguous_f08(count, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_contiguous_f08
+        subroutine PMPI_Type_contiguous_c_f08(count, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_contiguous_c_f08
+    end interface PMPI_Type_contiguous
     interface MPI_Type_vector
         subroutine MPI_Type_vector_f08(count, blocklength, stride, oldtype, newtype, ierror)
             import
@@ -1942,7 +4038,39 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_vector_f08
+        subroutine MPI_Type_vector_c_f08(count, blocklength, stride, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: stride
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_vector_c_f08
     end interface MPI_Type_vector
+    interface PMPI_Type_vector
+        subroutine PMPI_Type_vector_f08(count, blocklength, stride, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: blocklength
+            integer, intent(in) :: stride
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_vector_f08
+        subroutine PMPI_Type_vector_c_f08(count, blocklength, stride, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: stride
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_vector_c_f08
+    end interface PMPI_Type_vector
     interface MPI_Type_create_hvector
         subroutine MPI_Type_create_hvector_f08(count, blocklength, stride, oldtype, newtype, &
                 ierror)
@@ -1955,7 +4083,42 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_hvector_f08
+        subroutine MPI_Type_create_hvector_c_f08(count, blocklength, stride, oldtype, newtype, &
+                ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: stride
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_create_hvector_c_f08
     end interface MPI_Type_create_hvector
+    interface PMPI_Type_create_hvector
+        subroutine PMPI_Type_create_hvector_f08(count, blocklength, stride, oldtype, newtype, &
+                ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: blocklength
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: stride
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_hvector_f08
+        subroutine PMPI_Type_create_hvector_c_f08(count, blocklength, stride, oldtype, newtype, &
+                ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: stride
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_hvector_c_f08
+    end interface PMPI_Type_create_hvector
     interface MPI_Type_indexed
         subroutine MPI_Type_indexed_f08(count, array_of_blocklengths, array_of_displacements, &
                 oldtype, newtype, ierror)
@@ -1968,7 +4131,42 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_indexed_f08
+        subroutine MPI_Type_indexed_c_f08(count, array_of_blocklengths, array_of_displacements, &
+                oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_blocklengths(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_indexed_c_f08
     end interface MPI_Type_indexed
+    interface PMPI_Type_indexed
+        subroutine PMPI_Type_indexed_f08(count, array_of_blocklengths, array_of_displacements, &
+                oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: array_of_blocklengths(*)
+            integer, intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_indexed_f08
+        subroutine PMPI_Type_indexed_c_f08(count, array_of_blocklengths, array_of_displacements, &
+                oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_blocklengths(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_indexed_c_f08
+    end interface PMPI_Type_indexed
     interface MPI_Type_create_hindexed
         subroutine MPI_Type_create_hindexed_f08(count, array_of_blocklengths, &
                 array_of_displacements, oldtype, newtype, ierror)
@@ -1981,7 +4179,42 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_hindexed_f08
+        subroutine MPI_Type_create_hindexed_c_f08(count, array_of_blocklengths, &
+                array_of_displacements, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_blocklengths(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_create_hindexed_c_f08
     end interface MPI_Type_create_hindexed
+    interface PMPI_Type_create_hindexed
+        subroutine PMPI_Type_create_hindexed_f08(count, array_of_blocklengths, &
+                array_of_displacements, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: array_of_blocklengths(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_hindexed_f08
+        subroutine PMPI_Type_create_hindexed_c_f08(count, array_of_blocklengths, &
+                array_of_displacements, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_blocklengths(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_hindexed_c_f08
+    end interface PMPI_Type_create_hindexed
     interface MPI_Type_create_indexed_block
         subroutine MPI_Type_create_indexed_block_f08(count, blocklength, array_of_displacements, &
                 oldtype, newtype, ierror)
@@ -1994,7 +4227,42 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_indexed_block_f08
+        subroutine MPI_Type_create_indexed_block_c_f08(count, blocklength, array_of_displacements, &
+                oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_create_indexed_block_c_f08
     end interface MPI_Type_create_indexed_block
+    interface PMPI_Type_create_indexed_block
+        subroutine PMPI_Type_create_indexed_block_f08(count, blocklength, array_of_displacements, &
+                oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: blocklength
+            integer, intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_indexed_block_f08
+        subroutine PMPI_Type_create_indexed_block_c_f08(count, blocklength, &
+                array_of_displacements, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_indexed_block_c_f08
+    end interface PMPI_Type_create_indexed_block
     interface MPI_Type_create_hindexed_block
         subroutine MPI_Type_create_hindexed_block_f08(count, blocklength, array_of_displacements, &
                 oldtype, newtype, ierror)
@@ -2007,7 +4275,42 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_hindexed_block_f08
+        subroutine MPI_Type_create_hindexed_block_c_f08(count, blocklength, &
+                array_of_displacements, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_create_hindexed_block_c_f08
     end interface MPI_Type_create_hindexed_block
+    interface PMPI_Type_create_hindexed_block
+        subroutine PMPI_Type_create_hindexed_block_f08(count, blocklength, array_of_displacements, &
+                oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: blocklength
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_hindexed_block_f08
+        subroutine PMPI_Type_create_hindexed_block_c_f08(count, blocklength, &
+                array_of_displacements, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            integer(kind=MPI_COUNT_KIND), intent(in) :: blocklength
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_hindexed_block_c_f08
+    end interface PMPI_Type_create_hindexed_block
     interface MPI_Type_create_struct
         subroutine MPI_Type_create_struct_f08(count, array_of_blocklengths, &
                 array_of_displacements, array_of_types, newtype, ierror)
@@ -2021,6 +4324,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_struct_f08
     end interface MPI_Type_create_struct
+    interface PMPI_Type_create_struct
+        subroutine PMPI_Type_create_struct_f08(count, array_of_blocklengths, &
+                array_of_displacements, array_of_types, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: count
+            integer, intent(in) :: array_of_blocklengths(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: array_of_displacements(*)
+            type(MPI_Datatype), intent(in) :: array_of_types(*)
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_struct_f08
+    end interface PMPI_Type_create_struct
     interface MPI_Type_create_subarray
         subroutine MPI_Type_create_subarray_f08(ndims, array_of_sizes, array_of_subsizes, &
                 array_of_starts, order, oldtype, newtype, ierror)
@@ -2035,7 +4351,48 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_subarray_f08
+        subroutine MPI_Type_create_subarray_c_f08(ndims, array_of_sizes, array_of_subsizes, &
+                array_of_starts, order, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: ndims
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_sizes(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_subsizes(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_starts(*)
+            integer, intent(in) :: order
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_create_subarray_c_f08
     end interface MPI_Type_create_subarray
+    interface PMPI_Type_create_subarray
+        subroutine PMPI_Type_create_subarray_f08(ndims, array_of_sizes, array_of_subsizes, &
+                array_of_starts, order, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: ndims
+            integer, intent(in) :: array_of_sizes(*)
+            integer, intent(in) :: array_of_subsizes(*)
+            integer, intent(in) :: array_of_starts(*)
+            integer, intent(in) :: order
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_subarray_f08
+        subroutine PMPI_Type_create_subarray_c_f08(ndims, array_of_sizes, array_of_subsizes, &
+                array_of_starts, order, oldtype, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: ndims
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_sizes(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_subsizes(*)
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_starts(*)
+            integer, intent(in) :: order
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_subarray_c_f08
+    end interface PMPI_Type_create_subarray
     interface MPI_Type_create_darray
         subroutine MPI_Type_create_darray_f08(size, rank, ndims, array_of_gsizes, &
                 array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype, &
@@ -2054,7 +4411,60 @@ module mpi_f08
             type(MPI_Datatype) :: newtype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_darray_f08
+        subroutine MPI_Type_create_darray_c_f08(size, rank, ndims, array_of_gsizes, &
+                array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype, &
+                ierror)
+            import
+            implicit none
+            integer, intent(in) :: size
+            integer, intent(in) :: rank
+            integer, intent(in) :: ndims
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_gsizes(*)
+            integer, intent(in) :: array_of_distribs(*)
+            integer, intent(in) :: array_of_dargs(*)
+            integer, intent(in) :: array_of_psizes(*)
+            integer, intent(in) :: order
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_create_darray_c_f08
     end interface MPI_Type_create_darray
+    interface PMPI_Type_create_darray
+        subroutine PMPI_Type_create_darray_f08(size, rank, ndims, array_of_gsizes, &
+                array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype, &
+                ierror)
+            import
+            implicit none
+            integer, intent(in) :: size
+            integer, intent(in) :: rank
+            integer, intent(in) :: ndims
+            integer, intent(in) :: array_of_gsizes(*)
+            integer, intent(in) :: array_of_distribs(*)
+            integer, intent(in) :: array_of_dargs(*)
+            integer, intent(in) :: array_of_psizes(*)
+            integer, intent(in) :: order
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_darray_f08
+        subroutine PMPI_Type_create_darray_c_f08(size, rank, ndims, array_of_gsizes, &
+                array_of_distribs, array_of_dargs, array_of_psizes, order, oldtype, newtype, &
+                ierror)
+            import
+            implicit none
+            integer, intent(in) :: size
+            integer, intent(in) :: rank
+            integer, intent(in) :: ndims
+            integer(kind=MPI_COUNT_KIND), intent(in) :: array_of_gsizes(*)
+            integer, intent(in) :: array_of_distribs(*)
+            integer, intent(in) :: array_of_dargs(*)
+            integer, intent(in) :: array_of_psizes(*)
+            integer, intent(in) :: order
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_darray_c_f08
+    end interface PMPI_Type_create_darray
     interface MPI_Type_create_resized
         subroutine MPI_Type_create_resized_f08(oldtype, lb, extent, newtype, ierror)
             import
@@ -2066,6 +4476,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_resized_f08
     end interface MPI_Type_create_resized
+    interface PMPI_Type_create_resized
+        subroutine PMPI_Type_create_resized_f08(oldtype, lb, extent, newtype, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: oldtype
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: lb
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: extent
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_resized_f08
+    end interface PMPI_Type_create_resized
     interface MPI_Type_dup
         subroutine MPI_Type_dup_f08(oldtype, newtype, ierror)
             import
@@ -2075,6 +4496,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_dup_f08
     end interface MPI_Type_dup
+    interface PMPI_Type_dup
+        subroutine PMPI_Type_dup_f08(oldtype, newtype, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: oldtype
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_dup_f08
+    end interface PMPI_Type_dup
     interface MPI_Type_commit
         subroutine MPI_Type_commit_f08(datatype, ierror)
             import
@@ -2083,6 +4513,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_commit_f08
     end interface MPI_Type_commit
+    interface PMPI_Type_commit
+        subroutine PMPI_Type_commit_f08(datatype, ierror)
+            import
+            implicit none
+            type(MPI_Datatype) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_commit_f08
+    end interface PMPI_Type_commit
     interface MPI_Type_free
         subroutine MPI_Type_free_f08(datatype, ierror)
             import
@@ -2091,6 +4529,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_free_f08
     end interface MPI_Type_free
+    interface PMPI_Type_free
+        subroutine PMPI_Type_free_f08(datatype, ierror)
+            import
+            implicit none
+            type(MPI_Datatype) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_free_f08
+    end interface PMPI_Type_free
     interface MPI_Type_get_extent_x
         subroutine MPI_Type_get_extent_x_f08(datatype, lb, extent, ierror)
             import
@@ -2101,6 +4547,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_extent_x_f08
     end interface MPI_Type_get_extent_x
+    interface PMPI_Type_get_extent_x
+        subroutine PMPI_Type_get_extent_x_f08(datatype, lb, extent, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: lb
+            integer(kind=MPI_COUNT_KIND) :: extent
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_extent_x_f08
+    end interface PMPI_Type_get_extent_x
     interface MPI_Type_get_true_extent
         subroutine MPI_Type_get_true_extent_f08(datatype, true_lb, true_extent, ierror)
             import
@@ -2111,6 +4567,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_true_extent_f08
     end interface MPI_Type_get_true_extent
+    interface PMPI_Type_get_true_extent
+        subroutine PMPI_Type_get_true_extent_f08(datatype, true_lb, true_extent, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_ADDRESS_KIND) :: true_lb
+            integer(kind=MPI_ADDRESS_KIND) :: true_extent
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_true_extent_f08
+    end interface PMPI_Type_get_true_extent
     interface MPI_Type_get_true_extent_x
         subroutine MPI_Type_get_true_extent_x_f08(datatype, true_lb, true_extent, ierror)
             import
@@ -2121,6 +4587,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_true_extent_x_f08
     end interface MPI_Type_get_true_extent_x
+    interface PMPI_Type_get_true_extent_x
+        subroutine PMPI_Type_get_true_extent_x_f08(datatype, true_lb, true_extent, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: true_lb
+            integer(kind=MPI_COUNT_KIND) :: true_extent
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_true_extent_x_f08
+    end interface PMPI_Type_get_true_extent_x
     interface MPI_Type_get_envelope
         subroutine MPI_Type_get_envelope_f08(datatype, num_integers, num_addresses, num_datatypes, &
                 combiner, ierror)
@@ -2133,7 +4609,44 @@ module mpi_f08
             integer :: combiner
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_envelope_f08
+        subroutine MPI_Type_get_envelope_c_f08(datatype, num_integers, num_addresses, &
+                num_large_counts, num_datatypes, combiner, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: num_integers
+            integer(kind=MPI_COUNT_KIND) :: num_addresses
+            integer(kind=MPI_COUNT_KIND) :: num_large_counts
+            integer(kind=MPI_COUNT_KIND) :: num_datatypes
+            integer :: combiner
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Type_get_envelope_c_f08
     end interface MPI_Type_get_envelope
+    interface PMPI_Type_get_envelope
+        subroutine PMPI_Type_get_envelope_f08(datatype, num_integers, num_addresses, &
+                num_datatypes, combiner, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer :: num_integers
+            integer :: num_addresses
+            integer :: num_datatypes
+            integer :: combiner
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_envelope_f08
+        subroutine PMPI_Type_get_envelope_c_f08(datatype, num_integers, num_addresses, &
+                num_large_counts, num_datatypes, combiner, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: num_integers
+            integer(kind=MPI_COUNT_KIND) :: num_addresses
+            integer(kind=MPI_COUNT_KIND) :: num_large_counts
+            integer(kind=MPI_COUNT_KIND) :: num_datatypes
+            integer :: combiner
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_envelope_c_f08
+    end interface PMPI_Type_get_envelope
     interface MPI_Type_get_contents
         subroutine MPI_Type_get_contents_f08(datatype, max_integers, max_addresses, max_datatypes, &
                 array_of_integers, array_of_addresses, array_of_datatypes, ierror)
@@ -2149,6 +4662,21 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_contents_f08
     end interface MPI_Type_get_contents
+    interface PMPI_Type_get_contents
+        subroutine PMPI_Type_get_contents_f08(datatype, max_integers, max_addresses, &
+                max_datatypes, array_of_integers, array_of_addresses, array_of_datatypes, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: max_integers
+            integer, intent(in) :: max_addresses
+            integer, intent(in) :: max_datatypes
+            integer :: array_of_integers(*)
+            integer(kind=MPI_ADDRESS_KIND) :: array_of_addresses(*)
+            type(MPI_Datatype) :: array_of_datatypes(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_contents_f08
+    end interface PMPI_Type_get_contents
     interface MPI_Type_get_name
         subroutine MPI_Type_get_name_f08(datatype, type_name, resultlen, ierror)
             import
@@ -2159,6 +4687,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_name_f08
     end interface MPI_Type_get_name
+    interface PMPI_Type_get_name
+        subroutine PMPI_Type_get_name_f08(datatype, type_name, resultlen, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            character(len=*) :: type_name
+            integer :: resultlen
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_name_f08
+    end interface PMPI_Type_get_name
     interface MPI_Type_set_name
         subroutine MPI_Type_set_name_f08(datatype, type_name, ierror)
             import
@@ -2168,6 +4706,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_set_name_f08
     end interface MPI_Type_set_name
+    interface PMPI_Type_set_name
+        subroutine PMPI_Type_set_name_f08(datatype, type_name, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            character(len=*), intent(in) :: type_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_set_name_f08
+    end interface PMPI_Type_set_name
     interface MPI_Type_match_size
         subroutine MPI_Type_match_size_f08(typeclass, size, datatype, ierror)
             import
@@ -2178,6 +4725,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_match_size_f08
     end interface MPI_Type_match_size
+    interface PMPI_Type_match_size
+        subroutine PMPI_Type_match_size_f08(typeclass, size, datatype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: typeclass
+            integer, intent(in) :: size
+            type(MPI_Datatype) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_match_size_f08
+    end interface PMPI_Type_match_size
     interface MPI_Type_create_f90_integer
         subroutine MPI_Type_create_f90_integer_f08(r, newtype, ierror)
             import
@@ -2187,6 +4744,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_f90_integer_f08
     end interface MPI_Type_create_f90_integer
+    interface PMPI_Type_create_f90_integer
+        subroutine PMPI_Type_create_f90_integer_f08(r, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: r
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_f90_integer_f08
+    end interface PMPI_Type_create_f90_integer
     interface MPI_Type_create_f90_real
         subroutine MPI_Type_create_f90_real_f08(p, r, newtype, ierror)
             import
@@ -2197,6 +4763,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_f90_real_f08
     end interface MPI_Type_create_f90_real
+    interface PMPI_Type_create_f90_real
+        subroutine PMPI_Type_create_f90_real_f08(p, r, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: p
+            integer, intent(in) :: r
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_f90_real_f08
+    end interface PMPI_Type_create_f90_real
     interface MPI_Type_create_f90_complex
         subroutine MPI_Type_create_f90_complex_f08(p, r, newtype, ierror)
             import
@@ -2207,6 +4783,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_f90_complex_f08
     end interface MPI_Type_create_f90_complex
+    interface PMPI_Type_create_f90_complex
+        subroutine PMPI_Type_create_f90_complex_f08(p, r, newtype, ierror)
+            import
+            implicit none
+            integer, intent(in) :: p
+            integer, intent(in) :: r
+            type(MPI_Datatype) :: newtype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_f90_complex_f08
+    end interface PMPI_Type_create_f90_complex
     interface MPI_Type_get_value_index
         subroutine MPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
             import
@@ -2217,6 +4803,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_value_index_f08
     end interface MPI_Type_get_value_index
+    interface PMPI_Type_get_value_index
+        subroutine PMPI_Type_get_value_index_f08(value_type, index_type, pair_type, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: value_type
+            type(MPI_Datatype), intent(in) :: index_type
+            type(MPI_Datatype) :: pair_type
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_value_index_f08
+    end interface PMPI_Type_get_value_index
     interface MPI_Pack
         subroutine MPI_Pack_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, &
                 ierror) bind(C, name="MPI_Pack_f08ts")
@@ -2231,7 +4827,48 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Pack_f08ts
+        subroutine MPI_Pack_c_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, &
+                ierror) bind(C, name="MPI_Pack_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(*), dimension(..), contiguous :: outbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: outsize
+            integer(kind=MPI_COUNT_KIND) :: position
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Pack_c_f08ts
     end interface MPI_Pack
+    interface PMPI_Pack
+        subroutine PMPI_Pack_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, &
+                ierror) bind(C, name="PMPI_Pack_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            integer, intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(*), dimension(..), contiguous :: outbuf
+            integer, intent(in) :: outsize
+            integer :: position
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pack_f08ts
+        subroutine PMPI_Pack_c_f08ts(inbuf, incount, datatype, outbuf, outsize, position, comm, &
+                ierror) bind(C, name="PMPI_Pack_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(*), dimension(..), contiguous :: outbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: outsize
+            integer(kind=MPI_COUNT_KIND) :: position
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pack_c_f08ts
+    end interface PMPI_Pack
     interface MPI_Unpack
         subroutine MPI_Unpack_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, &
                 ierror) bind(C, name="MPI_Unpack_f08ts")
@@ -2246,7 +4883,48 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Unpack_f08ts
+        subroutine MPI_Unpack_c_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, &
+                ierror) bind(C, name="MPI_Unpack_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: insize
+            integer(kind=MPI_COUNT_KIND) :: position
+            type(*), dimension(..), contiguous :: outbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: outcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Unpack_c_f08ts
     end interface MPI_Unpack
+    interface PMPI_Unpack
+        subroutine PMPI_Unpack_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, &
+                ierror) bind(C, name="PMPI_Unpack_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            integer, intent(in) :: insize
+            integer :: position
+            type(*), dimension(..), contiguous :: outbuf
+            integer, intent(in) :: outcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Unpack_f08ts
+        subroutine PMPI_Unpack_c_f08ts(inbuf, insize, position, outbuf, outcount, datatype, comm, &
+                ierror) bind(C, name="PMPI_Unpack_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: insize
+            integer(kind=MPI_COUNT_KIND) :: position
+            type(*), dimension(..), contiguous :: outbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: outcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Unpack_c_f08ts
+    end interface PMPI_Unpack
     interface MPI_Pack_size
         subroutine MPI_Pack_size_f08(incount, datatype, comm, size, ierror)
             import
@@ -2257,7 +4935,36 @@ module mpi_f08
             integer :: size
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Pack_size_f08
+        subroutine MPI_Pack_size_c_f08(incount, datatype, comm, size, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Comm), intent(in) :: comm
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Pack_size_c_f08
     end interface MPI_Pack_size
+    interface PMPI_Pack_size
+        subroutine PMPI_Pack_size_f08(incount, datatype, comm, size, ierror)
+            import
+            implicit none
+            integer, intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Comm), intent(in) :: comm
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pack_size_f08
+        subroutine PMPI_Pack_size_c_f08(incount, datatype, comm, size, ierror)
+            import
+            implicit none
+            integer(kind=MPI_COUNT_KIND), intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Comm), intent(in) :: comm
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pack_size_c_f08
+    end interface PMPI_Pack_size
     interface MPI_Pack_external_size
         subroutine MPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
             import
@@ -2268,7 +4975,36 @@ module mpi_f08
             integer(kind=MPI_ADDRESS_KIND) :: size
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Pack_external_size_f08
+        subroutine MPI_Pack_external_size_c_f08(datarep, incount, datatype, size, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: datarep
+            integer(kind=MPI_COUNT_KIND), intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Pack_external_size_c_f08
     end interface MPI_Pack_external_size
+    interface PMPI_Pack_external_size
+        subroutine PMPI_Pack_external_size_f08(datarep, incount, datatype, size, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: datarep
+            integer, intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_ADDRESS_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pack_external_size_f08
+        subroutine PMPI_Pack_external_size_c_f08(datarep, incount, datatype, size, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: datarep
+            integer(kind=MPI_COUNT_KIND), intent(in) :: incount
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_COUNT_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Pack_external_size_c_f08
+    end interface PMPI_Pack_external_size
     interface MPI_Get_address
         subroutine MPI_Get_address_f08ts(location, address, ierror) bind(C, &
                 name="MPI_Get_address_f08ts")
@@ -2279,6 +5015,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_address_f08ts
     end interface MPI_Get_address
+    interface PMPI_Get_address
+        subroutine PMPI_Get_address_f08ts(location, address, ierror) bind(C, &
+                name="PMPI_Get_address_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: location
+            integer(kind=MPI_ADDRESS_KIND) :: address
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_address_f08ts
+    end interface PMPI_Get_address
     interface
         function MPI_Aint_add(base, disp)
             import
@@ -2289,6 +5035,15 @@ module mpi_f08
         end function MPI_Aint_add
     end interface
     interface
+        function PMPI_Aint_add(base, disp)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: base
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp
+            integer(kind=MPI_ADDRESS_KIND) :: PMPI_Aint_add
+        end function PMPI_Aint_add
+    end interface
+    interface
         function MPI_Aint_diff(addr1, addr2)
             import
             implicit none
@@ -2296,6 +5051,15 @@ module mpi_f08
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2
             integer(kind=MPI_ADDRESS_KIND) :: MPI_Aint_diff
         end function MPI_Aint_diff
+    end interface
+    interface
+        function PMPI_Aint_diff(addr1, addr2)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr1
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: addr2
+            integer(kind=MPI_ADDRESS_KIND) :: PMPI_Aint_diff
+        end function PMPI_Aint_diff
     end interface
     interface MPI_Comm_dup
         subroutine MPI_Comm_dup_f08(comm, newcomm, ierror)
@@ -2306,6 +5070,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_dup_f08
     end interface MPI_Comm_dup
+    interface PMPI_Comm_dup
+        subroutine PMPI_Comm_dup_f08(comm, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_dup_f08
+    end interface PMPI_Comm_dup
     interface MPI_Comm_dup_with_info
         subroutine MPI_Comm_dup_with_info_f08(comm, info, newcomm, ierror)
             import
@@ -2316,6 +5089,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_dup_with_info_f08
     end interface MPI_Comm_dup_with_info
+    interface PMPI_Comm_dup_with_info
+        subroutine PMPI_Comm_dup_with_info_f08(comm, info, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_dup_with_info_f08
+    end interface PMPI_Comm_dup_with_info
     interface MPI_Comm_idup
         subroutine MPI_Comm_idup_f08(comm, newcomm, request, ierror)
             import
@@ -2326,6 +5109,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_idup_f08
     end interface MPI_Comm_idup
+    interface PMPI_Comm_idup
+        subroutine PMPI_Comm_idup_f08(comm, newcomm, request, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Comm) :: newcomm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_idup_f08
+    end interface PMPI_Comm_idup
     interface MPI_Comm_idup_with_info
         subroutine MPI_Comm_idup_with_info_f08(comm, info, newcomm, request, ierror)
             import
@@ -2337,6 +5130,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_idup_with_info_f08
     end interface MPI_Comm_idup_with_info
+    interface PMPI_Comm_idup_with_info
+        subroutine PMPI_Comm_idup_with_info_f08(comm, info, newcomm, request, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm) :: newcomm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_idup_with_info_f08
+    end interface PMPI_Comm_idup_with_info
     interface MPI_Comm_split
         subroutine MPI_Comm_split_f08(comm, color, key, newcomm, ierror)
             import
@@ -2348,6 +5152,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_split_f08
     end interface MPI_Comm_split
+    interface PMPI_Comm_split
+        subroutine PMPI_Comm_split_f08(comm, color, key, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: color
+            integer, intent(in) :: key
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_split_f08
+    end interface PMPI_Comm_split
     interface MPI_Comm_split_type
         subroutine MPI_Comm_split_type_f08(comm, split_type, key, info, newcomm, ierror)
             import
@@ -2360,6 +5175,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_split_type_f08
     end interface MPI_Comm_split_type
+    interface PMPI_Comm_split_type
+        subroutine PMPI_Comm_split_type_f08(comm, split_type, key, info, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: split_type
+            integer, intent(in) :: key
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_split_type_f08
+    end interface PMPI_Comm_split_type
     interface MPI_Comm_create
         subroutine MPI_Comm_create_f08(comm, group, newcomm, ierror)
             import
@@ -2370,6 +5197,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_create_f08
     end interface MPI_Comm_create
+    interface PMPI_Comm_create
+        subroutine PMPI_Comm_create_f08(comm, group, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Group), intent(in) :: group
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_create_f08
+    end interface PMPI_Comm_create
     interface MPI_Comm_create_group
         subroutine MPI_Comm_create_group_f08(comm, group, tag, newcomm, ierror)
             import
@@ -2381,6 +5218,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_create_group_f08
     end interface MPI_Comm_create_group
+    interface PMPI_Comm_create_group
+        subroutine PMPI_Comm_create_group_f08(comm, group, tag, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: tag
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_create_group_f08
+    end interface PMPI_Comm_create_group
     interface MPI_Comm_free
         subroutine MPI_Comm_free_f08(comm, ierror)
             import
@@ -2389,6 +5237,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_free_f08
     end interface MPI_Comm_free
+    interface PMPI_Comm_free
+        subroutine PMPI_Comm_free_f08(comm, ierror)
+            import
+            implicit none
+            type(MPI_Comm) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_free_f08
+    end interface PMPI_Comm_free
     interface MPI_Comm_disconnect
         subroutine MPI_Comm_disconnect_f08(comm, ierror)
             import
@@ -2397,6 +5253,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_disconnect_f08
     end interface MPI_Comm_disconnect
+    interface PMPI_Comm_disconnect
+        subroutine PMPI_Comm_disconnect_f08(comm, ierror)
+            import
+            implicit none
+            type(MPI_Comm) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_disconnect_f08
+    end interface PMPI_Comm_disconnect
     interface MPI_Comm_compare
         subroutine MPI_Comm_compare_f08(comm1, comm2, result, ierror)
             import
@@ -2407,6 +5271,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_compare_f08
     end interface MPI_Comm_compare
+    interface PMPI_Comm_compare
+        subroutine PMPI_Comm_compare_f08(comm1, comm2, result, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm1
+            type(MPI_Comm), intent(in) :: comm2
+            integer :: result
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_compare_f08
+    end interface PMPI_Comm_compare
     interface MPI_Comm_set_name
         subroutine MPI_Comm_set_name_f08(comm, comm_name, ierror)
             import
@@ -2416,6 +5290,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_set_name_f08
     end interface MPI_Comm_set_name
+    interface PMPI_Comm_set_name
+        subroutine PMPI_Comm_set_name_f08(comm, comm_name, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            character(len=*), intent(in) :: comm_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_set_name_f08
+    end interface PMPI_Comm_set_name
     interface MPI_Comm_get_name
         subroutine MPI_Comm_get_name_f08(comm, comm_name, resultlen, ierror)
             import
@@ -2426,6 +5309,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_get_name_f08
     end interface MPI_Comm_get_name
+    interface PMPI_Comm_get_name
+        subroutine PMPI_Comm_get_name_f08(comm, comm_name, resultlen, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            character(len=*) :: comm_name
+            integer :: resultlen
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_get_name_f08
+    end interface PMPI_Comm_get_name
     interface MPI_Comm_test_inter
         subroutine MPI_Comm_test_inter_f08(comm, flag, ierror)
             import
@@ -2435,6 +5328,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_test_inter_f08
     end interface MPI_Comm_test_inter
+    interface PMPI_Comm_test_inter
+        subroutine PMPI_Comm_test_inter_f08(comm, flag, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_test_inter_f08
+    end interface PMPI_Comm_test_inter
     interface MPI_Comm_remote_size
         subroutine MPI_Comm_remote_size_f08(comm, size, ierror)
             import
@@ -2444,6 +5346,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_remote_size_f08
     end interface MPI_Comm_remote_size
+    interface PMPI_Comm_remote_size
+        subroutine PMPI_Comm_remote_size_f08(comm, size, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_remote_size_f08
+    end interface PMPI_Comm_remote_size
     interface MPI_Comm_remote_group
         subroutine MPI_Comm_remote_group_f08(comm, group, ierror)
             import
@@ -2453,6 +5364,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_remote_group_f08
     end interface MPI_Comm_remote_group
+    interface PMPI_Comm_remote_group
+        subroutine PMPI_Comm_remote_group_f08(comm, group, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Group) :: group
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_remote_group_f08
+    end interface PMPI_Comm_remote_group
     interface MPI_Comm_group
         subroutine MPI_Comm_group_f08(comm, group, ierror)
             import
@@ -2462,6 +5382,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_group_f08
     end interface MPI_Comm_group
+    interface PMPI_Comm_group
+        subroutine PMPI_Comm_group_f08(comm, group, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Group) :: group
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_group_f08
+    end interface PMPI_Comm_group
     interface MPI_Intercomm_create
         subroutine MPI_Intercomm_create_f08(local_comm, local_leader, peer_comm, remote_leader, &
                 tag, newintercomm, ierror)
@@ -2476,6 +5405,20 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Intercomm_create_f08
     end interface MPI_Intercomm_create
+    interface PMPI_Intercomm_create
+        subroutine PMPI_Intercomm_create_f08(local_comm, local_leader, peer_comm, remote_leader, &
+                tag, newintercomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: local_comm
+            integer, intent(in) :: local_leader
+            type(MPI_Comm), intent(in) :: peer_comm
+            integer, intent(in) :: remote_leader
+            integer, intent(in) :: tag
+            type(MPI_Comm) :: newintercomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Intercomm_create_f08
+    end interface PMPI_Intercomm_create
     interface MPI_Comm_create_from_group
         subroutine MPI_Comm_create_from_group_f08(group, stringtag, info, errhandler, newcomm, &
                 ierror)
@@ -2489,6 +5432,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_create_from_group_f08
     end interface MPI_Comm_create_from_group
+    interface PMPI_Comm_create_from_group
+        subroutine PMPI_Comm_create_from_group_f08(group, stringtag, info, errhandler, newcomm, &
+                ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            character(len=*), intent(in) :: stringtag
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Errhandler), intent(in) :: errhandler
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_create_from_group_f08
+    end interface PMPI_Comm_create_from_group
     interface MPI_Intercomm_create_from_groups
         subroutine MPI_Intercomm_create_from_groups_f08(local_group, local_leader, remote_group, &
                 remote_leader, stringtag, info, errhandler, newintercomm, ierror)
@@ -2505,6 +5461,22 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Intercomm_create_from_groups_f08
     end interface MPI_Intercomm_create_from_groups
+    interface PMPI_Intercomm_create_from_groups
+        subroutine PMPI_Intercomm_create_from_groups_f08(local_group, local_leader, remote_group, &
+                remote_leader, stringtag, info, errhandler, newintercomm, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: local_group
+            integer, intent(in) :: local_leader
+            type(MPI_Group), intent(in) :: remote_group
+            integer, intent(in) :: remote_leader
+            character(len=*), intent(in) :: stringtag
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Errhandler), intent(in) :: errhandler
+            type(MPI_Comm) :: newintercomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Intercomm_create_from_groups_f08
+    end interface PMPI_Intercomm_create_from_groups
     interface MPI_Intercomm_merge
         subroutine MPI_Intercomm_merge_f08(intercomm, high, newintracomm, ierror)
             import
@@ -2515,6 +5487,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Intercomm_merge_f08
     end interface MPI_Intercomm_merge
+    interface PMPI_Intercomm_merge
+        subroutine PMPI_Intercomm_merge_f08(intercomm, high, newintracomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: intercomm
+            logical, intent(in) :: high
+            type(MPI_Comm) :: newintracomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Intercomm_merge_f08
+    end interface PMPI_Intercomm_merge
     interface MPI_Comm_set_info
         subroutine MPI_Comm_set_info_f08(comm, info, ierror)
             import
@@ -2524,6 +5506,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_set_info_f08
     end interface MPI_Comm_set_info
+    interface PMPI_Comm_set_info
+        subroutine PMPI_Comm_set_info_f08(comm, info, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_set_info_f08
+    end interface PMPI_Comm_set_info
     interface MPI_Comm_get_info
         subroutine MPI_Comm_get_info_f08(comm, info_used, ierror)
             import
@@ -2533,6 +5524,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_get_info_f08
     end interface MPI_Comm_get_info
+    interface PMPI_Comm_get_info
+        subroutine PMPI_Comm_get_info_f08(comm, info_used, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info) :: info_used
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_get_info_f08
+    end interface PMPI_Comm_get_info
     interface MPI_Comm_get_parent
         subroutine MPI_Comm_get_parent_f08(parent, ierror)
             import
@@ -2541,6 +5541,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_get_parent_f08
     end interface MPI_Comm_get_parent
+    interface PMPI_Comm_get_parent
+        subroutine PMPI_Comm_get_parent_f08(parent, ierror)
+            import
+            implicit none
+            type(MPI_Comm) :: parent
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_get_parent_f08
+    end interface PMPI_Comm_get_parent
     interface MPI_Open_port
         subroutine MPI_Open_port_f08(info, port_name, ierror)
             import
@@ -2550,6 +5558,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Open_port_f08
     end interface MPI_Open_port
+    interface PMPI_Open_port
+        subroutine PMPI_Open_port_f08(info, port_name, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*) :: port_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Open_port_f08
+    end interface PMPI_Open_port
     interface MPI_Close_port
         subroutine MPI_Close_port_f08(port_name, ierror)
             import
@@ -2558,6 +5575,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Close_port_f08
     end interface MPI_Close_port
+    interface PMPI_Close_port
+        subroutine PMPI_Close_port_f08(port_name, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: port_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Close_port_f08
+    end interface PMPI_Close_port
     interface MPI_Comm_accept
         subroutine MPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
             import
@@ -2570,6 +5595,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_accept_f08
     end interface MPI_Comm_accept
+    interface PMPI_Comm_accept
+        subroutine PMPI_Comm_accept_f08(port_name, info, root, comm, newcomm, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: port_name
+            type(MPI_Info), intent(in) :: info
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_accept_f08
+    end interface PMPI_Comm_accept
     interface MPI_Comm_connect
         subroutine MPI_Comm_connect_f08(port_name, info, root, comm, newcomm, ierror)
             import
@@ -2582,6 +5619,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_connect_f08
     end interface MPI_Comm_connect
+    interface PMPI_Comm_connect
+        subroutine PMPI_Comm_connect_f08(port_name, info, root, comm, newcomm, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: port_name
+            type(MPI_Info), intent(in) :: info
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_connect_f08
+    end interface PMPI_Comm_connect
     interface MPI_Publish_name
         subroutine MPI_Publish_name_f08(service_name, info, port_name, ierror)
             import
@@ -2592,6 +5641,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Publish_name_f08
     end interface MPI_Publish_name
+    interface PMPI_Publish_name
+        subroutine PMPI_Publish_name_f08(service_name, info, port_name, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: service_name
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: port_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Publish_name_f08
+    end interface PMPI_Publish_name
     interface MPI_Unpublish_name
         subroutine MPI_Unpublish_name_f08(service_name, info, port_name, ierror)
             import
@@ -2602,6 +5661,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Unpublish_name_f08
     end interface MPI_Unpublish_name
+    interface PMPI_Unpublish_name
+        subroutine PMPI_Unpublish_name_f08(service_name, info, port_name, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: service_name
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: port_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Unpublish_name_f08
+    end interface PMPI_Unpublish_name
     interface MPI_Lookup_name
         subroutine MPI_Lookup_name_f08(service_name, info, port_name, ierror)
             import
@@ -2612,6 +5681,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Lookup_name_f08
     end interface MPI_Lookup_name
+    interface PMPI_Lookup_name
+        subroutine PMPI_Lookup_name_f08(service_name, info, port_name, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: service_name
+            type(MPI_Info), intent(in) :: info
+            character(len=*) :: port_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Lookup_name_f08
+    end interface PMPI_Lookup_name
     interface MPI_Comm_join
         subroutine MPI_Comm_join_f08(fd, intercomm, ierror)
             import
@@ -2621,6 +5700,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_join_f08
     end interface MPI_Comm_join
+    interface PMPI_Comm_join
+        subroutine PMPI_Comm_join_f08(fd, intercomm, ierror)
+            import
+            implicit none
+            integer, intent(in) :: fd
+            type(MPI_Comm) :: intercomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_join_f08
+    end interface PMPI_Comm_join
     interface MPI_Group_size
         subroutine MPI_Group_size_f08(group, size, ierror)
             import
@@ -2630,6 +5718,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_size_f08
     end interface MPI_Group_size
+    interface PMPI_Group_size
+        subroutine PMPI_Group_size_f08(group, size, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_size_f08
+    end interface PMPI_Group_size
     interface MPI_Group_rank
         subroutine MPI_Group_rank_f08(group, rank, ierror)
             import
@@ -2639,6 +5736,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_rank_f08
     end interface MPI_Group_rank
+    interface PMPI_Group_rank
+        subroutine PMPI_Group_rank_f08(group, rank, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer :: rank
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_rank_f08
+    end interface PMPI_Group_rank
     interface MPI_Group_translate_ranks
         subroutine MPI_Group_translate_ranks_f08(group1, n, ranks1, group2, ranks2, ierror)
             import
@@ -2651,6 +5757,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_translate_ranks_f08
     end interface MPI_Group_translate_ranks
+    interface PMPI_Group_translate_ranks
+        subroutine PMPI_Group_translate_ranks_f08(group1, n, ranks1, group2, ranks2, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group1
+            integer, intent(in) :: n
+            integer, intent(in) :: ranks1(*)
+            type(MPI_Group), intent(in) :: group2
+            integer :: ranks2(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_translate_ranks_f08
+    end interface PMPI_Group_translate_ranks
     interface MPI_Group_compare
         subroutine MPI_Group_compare_f08(group1, group2, result, ierror)
             import
@@ -2661,6 +5779,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_compare_f08
     end interface MPI_Group_compare
+    interface PMPI_Group_compare
+        subroutine PMPI_Group_compare_f08(group1, group2, result, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group1
+            type(MPI_Group), intent(in) :: group2
+            integer :: result
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_compare_f08
+    end interface PMPI_Group_compare
     interface MPI_Group_union
         subroutine MPI_Group_union_f08(group1, group2, newgroup, ierror)
             import
@@ -2671,6 +5799,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_union_f08
     end interface MPI_Group_union
+    interface PMPI_Group_union
+        subroutine PMPI_Group_union_f08(group1, group2, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group1
+            type(MPI_Group), intent(in) :: group2
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_union_f08
+    end interface PMPI_Group_union
     interface MPI_Group_intersection
         subroutine MPI_Group_intersection_f08(group1, group2, newgroup, ierror)
             import
@@ -2681,6 +5819,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_intersection_f08
     end interface MPI_Group_intersection
+    interface PMPI_Group_intersection
+        subroutine PMPI_Group_intersection_f08(group1, group2, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group1
+            type(MPI_Group), intent(in) :: group2
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_intersection_f08
+    end interface PMPI_Group_intersection
     interface MPI_Group_difference
         subroutine MPI_Group_difference_f08(group1, group2, newgroup, ierror)
             import
@@ -2691,6 +5839,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_difference_f08
     end interface MPI_Group_difference
+    interface PMPI_Group_difference
+        subroutine PMPI_Group_difference_f08(group1, group2, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group1
+            type(MPI_Group), intent(in) :: group2
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_difference_f08
+    end interface PMPI_Group_difference
     interface MPI_Group_incl
         subroutine MPI_Group_incl_f08(group, n, ranks, newgroup, ierror)
             import
@@ -2702,6 +5860,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_incl_f08
     end interface MPI_Group_incl
+    interface PMPI_Group_incl
+        subroutine PMPI_Group_incl_f08(group, n, ranks, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: n
+            integer, intent(in) :: ranks(*)
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_incl_f08
+    end interface PMPI_Group_incl
     interface MPI_Group_excl
         subroutine MPI_Group_excl_f08(group, n, ranks, newgroup, ierror)
             import
@@ -2713,6 +5882,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_excl_f08
     end interface MPI_Group_excl
+    interface PMPI_Group_excl
+        subroutine PMPI_Group_excl_f08(group, n, ranks, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: n
+            integer, intent(in) :: ranks(*)
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_excl_f08
+    end interface PMPI_Group_excl
     interface MPI_Group_range_incl
         subroutine MPI_Group_range_incl_f08(group, n, ranges, newgroup, ierror)
             import
@@ -2724,6 +5904,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_range_incl_f08
     end interface MPI_Group_range_incl
+    interface PMPI_Group_range_incl
+        subroutine PMPI_Group_range_incl_f08(group, n, ranges, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: n
+            integer :: ranges(3, *)
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_range_incl_f08
+    end interface PMPI_Group_range_incl
     interface MPI_Group_range_excl
         subroutine MPI_Group_range_excl_f08(group, n, ranges, newgroup, ierror)
             import
@@ -2735,6 +5926,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_range_excl_f08
     end interface MPI_Group_range_excl
+    interface PMPI_Group_range_excl
+        subroutine PMPI_Group_range_excl_f08(group, n, ranges, newgroup, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: n
+            integer :: ranges(3, *)
+            type(MPI_Group) :: newgroup
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_range_excl_f08
+    end interface PMPI_Group_range_excl
     interface MPI_Group_free
         subroutine MPI_Group_free_f08(group, ierror)
             import
@@ -2743,6 +5945,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Group_free_f08
     end interface MPI_Group_free
+    interface PMPI_Group_free
+        subroutine PMPI_Group_free_f08(group, ierror)
+            import
+            implicit none
+            type(MPI_Group) :: group
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Group_free_f08
+    end interface PMPI_Group_free
     interface MPI_Comm_create_keyval
         subroutine MPI_Comm_create_keyval_f08(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, &
                 extra_state, ierror)
@@ -2755,6 +5965,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_create_keyval_f08
     end interface MPI_Comm_create_keyval
+    interface PMPI_Comm_create_keyval
+        subroutine PMPI_Comm_create_keyval_f08(comm_copy_attr_fn, comm_delete_attr_fn, &
+                comm_keyval, extra_state, ierror)
+            import
+            implicit none
+            procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
+            procedure(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
+            integer :: comm_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: extra_state
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_create_keyval_f08
+    end interface PMPI_Comm_create_keyval
     interface MPI_Comm_free_keyval
         subroutine MPI_Comm_free_keyval_f08(comm_keyval, ierror)
             import
@@ -2763,6 +5985,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_free_keyval_f08
     end interface MPI_Comm_free_keyval
+    interface PMPI_Comm_free_keyval
+        subroutine PMPI_Comm_free_keyval_f08(comm_keyval, ierror)
+            import
+            implicit none
+            integer :: comm_keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_free_keyval_f08
+    end interface PMPI_Comm_free_keyval
     interface MPI_Comm_set_attr
         subroutine MPI_Comm_set_attr_f08(comm, comm_keyval, attribute_val, ierror)
             import
@@ -2773,6 +6003,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_set_attr_f08
     end interface MPI_Comm_set_attr
+    interface PMPI_Comm_set_attr
+        subroutine PMPI_Comm_set_attr_f08(comm, comm_keyval, attribute_val, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: comm_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_set_attr_f08
+    end interface PMPI_Comm_set_attr
     interface MPI_Comm_delete_attr
         subroutine MPI_Comm_delete_attr_f08(comm, comm_keyval, ierror)
             import
@@ -2782,6 +6022,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Comm_delete_attr_f08
     end interface MPI_Comm_delete_attr
+    interface PMPI_Comm_delete_attr
+        subroutine PMPI_Comm_delete_attr_f08(comm, comm_keyval, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: comm_keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Comm_delete_attr_f08
+    end interface PMPI_Comm_delete_attr
     interface MPI_Keyval_create
         subroutine MPI_Keyval_create_f08(copy_fn, delete_fn, keyval, extra_state, ierror)
             import
@@ -2793,6 +6042,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Keyval_create_f08
     end interface MPI_Keyval_create
+    interface PMPI_Keyval_create
+        subroutine PMPI_Keyval_create_f08(copy_fn, delete_fn, keyval, extra_state, ierror)
+            import
+            implicit none
+            procedure(MPI_Copy_function) :: copy_fn
+            procedure(MPI_Delete_function) :: delete_fn
+            integer :: keyval
+            integer :: extra_state
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Keyval_create_f08
+    end interface PMPI_Keyval_create
     interface MPI_Keyval_free
         subroutine MPI_Keyval_free_f08(keyval, ierror)
             import
@@ -2801,6 +6061,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Keyval_free_f08
     end interface MPI_Keyval_free
+    interface PMPI_Keyval_free
+        subroutine PMPI_Keyval_free_f08(keyval, ierror)
+            import
+            implicit none
+            integer :: keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Keyval_free_f08
+    end interface PMPI_Keyval_free
     interface MPI_Attr_put
         subroutine MPI_Attr_put_f08(comm, keyval, attribute_val, ierror)
             import
@@ -2811,6 +6079,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Attr_put_f08
     end interface MPI_Attr_put
+    interface PMPI_Attr_put
+        subroutine PMPI_Attr_put_f08(comm, keyval, attribute_val, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: keyval
+            integer :: attribute_val
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Attr_put_f08
+    end interface PMPI_Attr_put
     interface MPI_Attr_get
         subroutine MPI_Attr_get_f08(comm, keyval, attribute_val, flag, ierror)
             import
@@ -2822,6 +6100,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Attr_get_f08
     end interface MPI_Attr_get
+    interface PMPI_Attr_get
+        subroutine PMPI_Attr_get_f08(comm, keyval, attribute_val, flag, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: keyval
+            integer :: attribute_val
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Attr_get_f08
+    end interface PMPI_Attr_get
     interface MPI_Attr_delete
         subroutine MPI_Attr_delete_f08(comm, keyval, ierror)
             import
@@ -2831,6 +6120,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Attr_delete_f08
     end interface MPI_Attr_delete
+    interface PMPI_Attr_delete
+        subroutine PMPI_Attr_delete_f08(comm, keyval, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Attr_delete_f08
+    end interface PMPI_Attr_delete
     interface MPI_Type_create_keyval
         subroutine MPI_Type_create_keyval_f08(type_copy_attr_fn, type_delete_attr_fn, type_keyval, &
                 extra_state, ierror)
@@ -2843,6 +6141,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_create_keyval_f08
     end interface MPI_Type_create_keyval
+    interface PMPI_Type_create_keyval
+        subroutine PMPI_Type_create_keyval_f08(type_copy_attr_fn, type_delete_attr_fn, &
+                type_keyval, extra_state, ierror)
+            import
+            implicit none
+            procedure(MPI_Type_copy_attr_function) :: type_copy_attr_fn
+            procedure(MPI_Type_delete_attr_function) :: type_delete_attr_fn
+            integer :: type_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: extra_state
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_create_keyval_f08
+    end interface PMPI_Type_create_keyval
     interface MPI_Type_free_keyval
         subroutine MPI_Type_free_keyval_f08(type_keyval, ierror)
             import
@@ -2851,6 +6161,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_free_keyval_f08
     end interface MPI_Type_free_keyval
+    interface PMPI_Type_free_keyval
+        subroutine PMPI_Type_free_keyval_f08(type_keyval, ierror)
+            import
+            implicit none
+            integer :: type_keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_free_keyval_f08
+    end interface PMPI_Type_free_keyval
     interface MPI_Type_set_attr
         subroutine MPI_Type_set_attr_f08(datatype, type_keyval, attribute_val, ierror)
             import
@@ -2861,6 +6179,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_set_attr_f08
     end interface MPI_Type_set_attr
+    interface PMPI_Type_set_attr
+        subroutine PMPI_Type_set_attr_f08(datatype, type_keyval, attribute_val, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: type_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_set_attr_f08
+    end interface PMPI_Type_set_attr
     interface MPI_Type_get_attr
         subroutine MPI_Type_get_attr_f08(datatype, type_keyval, attribute_val, flag, ierror)
             import
@@ -2872,6 +6200,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_get_attr_f08
     end interface MPI_Type_get_attr
+    interface PMPI_Type_get_attr
+        subroutine PMPI_Type_get_attr_f08(datatype, type_keyval, attribute_val, flag, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: type_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_get_attr_f08
+    end interface PMPI_Type_get_attr
     interface MPI_Type_delete_attr
         subroutine MPI_Type_delete_attr_f08(datatype, type_keyval, ierror)
             import
@@ -2881,6 +6220,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Type_delete_attr_f08
     end interface MPI_Type_delete_attr
+    interface PMPI_Type_delete_attr
+        subroutine PMPI_Type_delete_attr_f08(datatype, type_keyval, ierror)
+            import
+            implicit none
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: type_keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Type_delete_attr_f08
+    end interface PMPI_Type_delete_attr
     interface MPI_Win_create_keyval
         subroutine MPI_Win_create_keyval_f08(win_copy_attr_fn, win_delete_attr_fn, win_keyval, &
                 extra_state, ierror)
@@ -2893,6 +6241,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_create_keyval_f08
     end interface MPI_Win_create_keyval
+    interface PMPI_Win_create_keyval
+        subroutine PMPI_Win_create_keyval_f08(win_copy_attr_fn, win_delete_attr_fn, win_keyval, &
+                extra_state, ierror)
+            import
+            implicit none
+            procedure(MPI_Win_copy_attr_function) :: win_copy_attr_fn
+            procedure(MPI_Win_delete_attr_function) :: win_delete_attr_fn
+            integer :: win_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: extra_state
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_create_keyval_f08
+    end interface PMPI_Win_create_keyval
     interface MPI_Win_free_keyval
         subroutine MPI_Win_free_keyval_f08(win_keyval, ierror)
             import
@@ -2901,6 +6261,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_free_keyval_f08
     end interface MPI_Win_free_keyval
+    interface PMPI_Win_free_keyval
+        subroutine PMPI_Win_free_keyval_f08(win_keyval, ierror)
+            import
+            implicit none
+            integer :: win_keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_free_keyval_f08
+    end interface PMPI_Win_free_keyval
     interface MPI_Info_create
         subroutine MPI_Info_create_f08(info, ierror)
             import
@@ -2909,6 +6277,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_create_f08
     end interface MPI_Info_create
+    interface PMPI_Info_create
+        subroutine PMPI_Info_create_f08(info, ierror)
+            import
+            implicit none
+            type(MPI_Info) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_create_f08
+    end interface PMPI_Info_create
     interface MPI_Info_create_env
         subroutine MPI_Info_create_env_f08(info, ierror)
             import
@@ -2917,6 +6293,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_create_env_f08
     end interface MPI_Info_create_env
+    interface PMPI_Info_create_env
+        subroutine PMPI_Info_create_env_f08(info, ierror)
+            import
+            implicit none
+            type(MPI_Info) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_create_env_f08
+    end interface PMPI_Info_create_env
     interface MPI_Info_set
         subroutine MPI_Info_set_f08(info, key, value, ierror)
             import
@@ -2927,6 +6311,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_set_f08
     end interface MPI_Info_set
+    interface PMPI_Info_set
+        subroutine PMPI_Info_set_f08(info, key, value, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: key
+            character(len=*), intent(in) :: value
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_set_f08
+    end interface PMPI_Info_set
     interface MPI_Info_delete
         subroutine MPI_Info_delete_f08(info, key, ierror)
             import
@@ -2936,6 +6330,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_delete_f08
     end interface MPI_Info_delete
+    interface PMPI_Info_delete
+        subroutine PMPI_Info_delete_f08(info, key, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: key
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_delete_f08
+    end interface PMPI_Info_delete
     interface MPI_Info_get
         subroutine MPI_Info_get_f08(info, key, valuelen, value, flag, ierror)
             import
@@ -2948,6 +6351,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_get_f08
     end interface MPI_Info_get
+    interface PMPI_Info_get
+        subroutine PMPI_Info_get_f08(info, key, valuelen, value, flag, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: key
+            integer, intent(in) :: valuelen
+            character(len=*) :: value
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_get_f08
+    end interface PMPI_Info_get
     interface MPI_Info_get_string
         subroutine MPI_Info_get_string_f08(info, key, buflen, value, flag, ierror)
             import
@@ -2960,6 +6375,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_get_string_f08
     end interface MPI_Info_get_string
+    interface PMPI_Info_get_string
+        subroutine PMPI_Info_get_string_f08(info, key, buflen, value, flag, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: key
+            integer :: buflen
+            character(len=*) :: value
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_get_string_f08
+    end interface PMPI_Info_get_string
     interface MPI_Info_get_valuelen
         subroutine MPI_Info_get_valuelen_f08(info, key, valuelen, flag, ierror)
             import
@@ -2971,6 +6398,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_get_valuelen_f08
     end interface MPI_Info_get_valuelen
+    interface PMPI_Info_get_valuelen
+        subroutine PMPI_Info_get_valuelen_f08(info, key, valuelen, flag, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            character(len=*), intent(in) :: key
+            integer :: valuelen
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_get_valuelen_f08
+    end interface PMPI_Info_get_valuelen
     interface MPI_Info_get_nkeys
         subroutine MPI_Info_get_nkeys_f08(info, nkeys, ierror)
             import
@@ -2980,6 +6418,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_get_nkeys_f08
     end interface MPI_Info_get_nkeys
+    interface PMPI_Info_get_nkeys
+        subroutine PMPI_Info_get_nkeys_f08(info, nkeys, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            integer :: nkeys
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_get_nkeys_f08
+    end interface PMPI_Info_get_nkeys
     interface MPI_Info_get_nthkey
         subroutine MPI_Info_get_nthkey_f08(info, n, key, ierror)
             import
@@ -2990,6 +6437,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_get_nthkey_f08
     end interface MPI_Info_get_nthkey
+    interface PMPI_Info_get_nthkey
+        subroutine PMPI_Info_get_nthkey_f08(info, n, key, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            integer, intent(in) :: n
+            character(len=*) :: key
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_get_nthkey_f08
+    end interface PMPI_Info_get_nthkey
     interface MPI_Info_dup
         subroutine MPI_Info_dup_f08(info, newinfo, ierror)
             import
@@ -2999,6 +6456,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_dup_f08
     end interface MPI_Info_dup
+    interface PMPI_Info_dup
+        subroutine PMPI_Info_dup_f08(info, newinfo, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Info) :: newinfo
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_dup_f08
+    end interface PMPI_Info_dup
     interface MPI_Info_free
         subroutine MPI_Info_free_f08(info, ierror)
             import
@@ -3007,6 +6473,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Info_free_f08
     end interface MPI_Info_free
+    interface PMPI_Info_free
+        subroutine PMPI_Info_free_f08(info, ierror)
+            import
+            implicit none
+            type(MPI_Info) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Info_free_f08
+    end interface PMPI_Info_free
     interface MPI_Get_hw_resource_info
         subroutine MPI_Get_hw_resource_info_f08(hw_info, ierror)
             import
@@ -3015,6 +6489,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_hw_resource_info_f08
     end interface MPI_Get_hw_resource_info
+    interface PMPI_Get_hw_resource_info
+        subroutine PMPI_Get_hw_resource_info_f08(hw_info, ierror)
+            import
+            implicit none
+            type(MPI_Info) :: hw_info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_hw_resource_info_f08
+    end interface PMPI_Get_hw_resource_info
     interface MPI_Abi_get_version
         subroutine MPI_Abi_get_version_f08(abi_major, abi_minor, ierror)
             import
@@ -3024,6 +6506,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Abi_get_version_f08
     end interface MPI_Abi_get_version
+    interface PMPI_Abi_get_version
+        subroutine PMPI_Abi_get_version_f08(abi_major, abi_minor, ierror)
+            import
+            implicit none
+            integer :: abi_major
+            integer :: abi_minor
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Abi_get_version_f08
+    end interface PMPI_Abi_get_version
     interface MPI_Abi_get_info
         subroutine MPI_Abi_get_info_f08(info, ierror)
             import
@@ -3032,6 +6523,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Abi_get_info_f08
     end interface MPI_Abi_get_info
+    interface PMPI_Abi_get_info
+        subroutine PMPI_Abi_get_info_f08(info, ierror)
+            import
+            implicit none
+            type(MPI_Info) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Abi_get_info_f08
+    end interface PMPI_Abi_get_info
     interface MPI_Abi_get_fortran_info
         subroutine MPI_Abi_get_fortran_info_f08(info, ierror)
             import
@@ -3040,6 +6539,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Abi_get_fortran_info_f08
     end interface MPI_Abi_get_fortran_info
+    interface PMPI_Abi_get_fortran_info
+        subroutine PMPI_Abi_get_fortran_info_f08(info, ierror)
+            import
+            implicit none
+            type(MPI_Info) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Abi_get_fortran_info_f08
+    end interface PMPI_Abi_get_fortran_info
     interface MPI_Abi_set_fortran_info
         subroutine MPI_Abi_set_fortran_info_f08(info, ierror)
             import
@@ -3048,6 +6555,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Abi_set_fortran_info_f08
     end interface MPI_Abi_set_fortran_info
+    interface PMPI_Abi_set_fortran_info
+        subroutine PMPI_Abi_set_fortran_info_f08(info, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Abi_set_fortran_info_f08
+    end interface PMPI_Abi_set_fortran_info
     interface MPI_Cart_create
         subroutine MPI_Cart_create_f08(comm_old, ndims, dims, periods, reorder, comm_cart, &
                 ierror)
@@ -3062,6 +6577,20 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_create_f08
     end interface MPI_Cart_create
+    interface PMPI_Cart_create
+        subroutine PMPI_Cart_create_f08(comm_old, ndims, dims, periods, reorder, comm_cart, &
+                ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm_old
+            integer, intent(in) :: ndims
+            integer, intent(in) :: dims(*)
+            logical, intent(in) :: periods(*)
+            logical, intent(in) :: reorder
+            type(MPI_Comm) :: comm_cart
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_create_f08
+    end interface PMPI_Cart_create
     interface MPI_Cart_map
         subroutine MPI_Cart_map_f08(comm, ndims, dims, periods, newrank, ierror)
             import
@@ -3074,6 +6603,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_map_f08
     end interface MPI_Cart_map
+    interface PMPI_Cart_map
+        subroutine PMPI_Cart_map_f08(comm, ndims, dims, periods, newrank, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: ndims
+            integer, intent(in) :: dims(*)
+            logical, intent(in) :: periods(*)
+            integer :: newrank
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_map_f08
+    end interface PMPI_Cart_map
     interface MPI_Cartdim_get
         subroutine MPI_Cartdim_get_f08(comm, ndims, ierror)
             import
@@ -3083,6 +6624,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cartdim_get_f08
     end interface MPI_Cartdim_get
+    interface PMPI_Cartdim_get
+        subroutine PMPI_Cartdim_get_f08(comm, ndims, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: ndims
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cartdim_get_f08
+    end interface PMPI_Cartdim_get
     interface MPI_Cart_get
         subroutine MPI_Cart_get_f08(comm, maxdims, dims, periods, coords, ierror)
             import
@@ -3095,6 +6645,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_get_f08
     end interface MPI_Cart_get
+    interface PMPI_Cart_get
+        subroutine PMPI_Cart_get_f08(comm, maxdims, dims, periods, coords, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: maxdims
+            integer :: dims(*)
+            logical :: periods(*)
+            integer :: coords(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_get_f08
+    end interface PMPI_Cart_get
     interface MPI_Cart_rank
         subroutine MPI_Cart_rank_f08(comm, coords, rank, ierror)
             import
@@ -3105,6 +6667,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_rank_f08
     end interface MPI_Cart_rank
+    interface PMPI_Cart_rank
+        subroutine PMPI_Cart_rank_f08(comm, coords, rank, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: coords(*)
+            integer :: rank
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_rank_f08
+    end interface PMPI_Cart_rank
     interface MPI_Cart_coords
         subroutine MPI_Cart_coords_f08(comm, rank, maxdims, coords, ierror)
             import
@@ -3116,6 +6688,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_coords_f08
     end interface MPI_Cart_coords
+    interface PMPI_Cart_coords
+        subroutine PMPI_Cart_coords_f08(comm, rank, maxdims, coords, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: rank
+            integer, intent(in) :: maxdims
+            integer :: coords(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_coords_f08
+    end interface PMPI_Cart_coords
     interface MPI_Cart_shift
         subroutine MPI_Cart_shift_f08(comm, direction, disp, rank_source, rank_dest, ierror)
             import
@@ -3128,6 +6711,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_shift_f08
     end interface MPI_Cart_shift
+    interface PMPI_Cart_shift
+        subroutine PMPI_Cart_shift_f08(comm, direction, disp, rank_source, rank_dest, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: direction
+            integer, intent(in) :: disp
+            integer :: rank_source
+            integer :: rank_dest
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_shift_f08
+    end interface PMPI_Cart_shift
     interface MPI_Cart_sub
         subroutine MPI_Cart_sub_f08(comm, remain_dims, newcomm, ierror)
             import
@@ -3138,6 +6733,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Cart_sub_f08
     end interface MPI_Cart_sub
+    interface PMPI_Cart_sub
+        subroutine PMPI_Cart_sub_f08(comm, remain_dims, newcomm, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            logical, intent(in) :: remain_dims(*)
+            type(MPI_Comm) :: newcomm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Cart_sub_f08
+    end interface PMPI_Cart_sub
     interface MPI_Dims_create
         subroutine MPI_Dims_create_f08(nnodes, ndims, dims, ierror)
             import
@@ -3148,6 +6753,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Dims_create_f08
     end interface MPI_Dims_create
+    interface PMPI_Dims_create
+        subroutine PMPI_Dims_create_f08(nnodes, ndims, dims, ierror)
+            import
+            implicit none
+            integer, intent(in) :: nnodes
+            integer, intent(in) :: ndims
+            integer :: dims(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Dims_create_f08
+    end interface PMPI_Dims_create
     interface MPI_Graph_create
         subroutine MPI_Graph_create_f08(comm_old, nnodes, index, edges, reorder, comm_graph, &
                 ierror)
@@ -3162,6 +6777,20 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Graph_create_f08
     end interface MPI_Graph_create
+    interface PMPI_Graph_create
+        subroutine PMPI_Graph_create_f08(comm_old, nnodes, index, edges, reorder, comm_graph, &
+                ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm_old
+            integer, intent(in) :: nnodes
+            integer, intent(in) :: index(*)
+            integer, intent(in) :: edges(*)
+            logical, intent(in) :: reorder
+            type(MPI_Comm) :: comm_graph
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Graph_create_f08
+    end interface PMPI_Graph_create
     interface MPI_Graph_map
         subroutine MPI_Graph_map_f08(comm, nnodes, index, edges, newrank, ierror)
             import
@@ -3174,6 +6803,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Graph_map_f08
     end interface MPI_Graph_map
+    interface PMPI_Graph_map
+        subroutine PMPI_Graph_map_f08(comm, nnodes, index, edges, newrank, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: nnodes
+            integer, intent(in) :: index(*)
+            integer, intent(in) :: edges(*)
+            integer :: newrank
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Graph_map_f08
+    end interface PMPI_Graph_map
     interface MPI_Graphdims_get
         subroutine MPI_Graphdims_get_f08(comm, nnodes, nedges, ierror)
             import
@@ -3184,6 +6825,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Graphdims_get_f08
     end interface MPI_Graphdims_get
+    interface PMPI_Graphdims_get
+        subroutine PMPI_Graphdims_get_f08(comm, nnodes, nedges, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: nnodes
+            integer :: nedges
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Graphdims_get_f08
+    end interface PMPI_Graphdims_get
     interface MPI_Graph_get
         subroutine MPI_Graph_get_f08(comm, maxindex, maxedges, index, edges, ierror)
             import
@@ -3196,6 +6847,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Graph_get_f08
     end interface MPI_Graph_get
+    interface PMPI_Graph_get
+        subroutine PMPI_Graph_get_f08(comm, maxindex, maxedges, index, edges, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: maxindex
+            integer, intent(in) :: maxedges
+            integer :: index(*)
+            integer :: edges(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Graph_get_f08
+    end interface PMPI_Graph_get
     interface MPI_Graph_neighbors_count
         subroutine MPI_Graph_neighbors_count_f08(comm, rank, nneighbors, ierror)
             import
@@ -3206,6 +6869,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Graph_neighbors_count_f08
     end interface MPI_Graph_neighbors_count
+    interface PMPI_Graph_neighbors_count
+        subroutine PMPI_Graph_neighbors_count_f08(comm, rank, nneighbors, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: rank
+            integer :: nneighbors
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Graph_neighbors_count_f08
+    end interface PMPI_Graph_neighbors_count
     interface MPI_Graph_neighbors
         subroutine MPI_Graph_neighbors_f08(comm, rank, maxneighbors, neighbors, ierror)
             import
@@ -3217,6 +6890,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Graph_neighbors_f08
     end interface MPI_Graph_neighbors
+    interface PMPI_Graph_neighbors
+        subroutine PMPI_Graph_neighbors_f08(comm, rank, maxneighbors, neighbors, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: rank
+            integer, intent(in) :: maxneighbors
+            integer :: neighbors(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Graph_neighbors_f08
+    end interface PMPI_Graph_neighbors
     interface MPI_Dist_graph_create_adjacent
         subroutine MPI_Dist_graph_create_adjacent_f08(comm_old, indegree, sources, sourceweights, &
                 outdegree, destinations, destweights, info, reorder, comm_dist_graph, ierror)
@@ -3235,6 +6919,24 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Dist_graph_create_adjacent_f08
     end interface MPI_Dist_graph_create_adjacent
+    interface PMPI_Dist_graph_create_adjacent
+        subroutine PMPI_Dist_graph_create_adjacent_f08(comm_old, indegree, sources, sourceweights, &
+                outdegree, destinations, destweights, info, reorder, comm_dist_graph, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm_old
+            integer, intent(in) :: indegree
+            integer, intent(in) :: sources(*)
+            integer, intent(in) :: sourceweights(*)
+            integer, intent(in) :: outdegree
+            integer, intent(in) :: destinations(*)
+            integer, intent(in) :: destweights(*)
+            type(MPI_Info), intent(in) :: info
+            logical, intent(in) :: reorder
+            type(MPI_Comm) :: comm_dist_graph
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Dist_graph_create_adjacent_f08
+    end interface PMPI_Dist_graph_create_adjacent
     interface MPI_Dist_graph_create
         subroutine MPI_Dist_graph_create_f08(comm_old, n, sources, degrees, destinations, weights, &
                 info, reorder, comm_dist_graph, ierror)
@@ -3252,6 +6954,23 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Dist_graph_create_f08
     end interface MPI_Dist_graph_create
+    interface PMPI_Dist_graph_create
+        subroutine PMPI_Dist_graph_create_f08(comm_old, n, sources, degrees, destinations, &
+                weights, info, reorder, comm_dist_graph, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm_old
+            integer, intent(in) :: n
+            integer, intent(in) :: sources(*)
+            integer, intent(in) :: degrees(*)
+            integer, intent(in) :: destinations(*)
+            integer, intent(in) :: weights(*)
+            type(MPI_Info), intent(in) :: info
+            logical, intent(in) :: reorder
+            type(MPI_Comm) :: comm_dist_graph
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Dist_graph_create_f08
+    end interface PMPI_Dist_graph_create
     interface MPI_Dist_graph_neighbors_count
         subroutine MPI_Dist_graph_neighbors_count_f08(comm, indegree, outdegree, weighted, &
                 ierror)
@@ -3264,6 +6983,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Dist_graph_neighbors_count_f08
     end interface MPI_Dist_graph_neighbors_count
+    interface PMPI_Dist_graph_neighbors_count
+        subroutine PMPI_Dist_graph_neighbors_count_f08(comm, indegree, outdegree, weighted, &
+                ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: indegree
+            integer :: outdegree
+            logical :: weighted
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Dist_graph_neighbors_count_f08
+    end interface PMPI_Dist_graph_neighbors_count
     interface MPI_Dist_graph_neighbors
         subroutine MPI_Dist_graph_neighbors_f08(comm, maxindegree, sources, sourceweights, &
                 maxoutdegree, destinations, destweights, ierror)
@@ -3279,6 +7010,21 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Dist_graph_neighbors_f08
     end interface MPI_Dist_graph_neighbors
+    interface PMPI_Dist_graph_neighbors
+        subroutine PMPI_Dist_graph_neighbors_f08(comm, maxindegree, sources, sourceweights, &
+                maxoutdegree, destinations, destweights, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer, intent(in) :: maxindegree
+            integer :: sources(*)
+            integer :: sourceweights(*)
+            integer, intent(in) :: maxoutdegree
+            integer :: destinations(*)
+            integer :: destweights(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Dist_graph_neighbors_f08
+    end interface PMPI_Dist_graph_neighbors
     interface MPI_Topo_test
         subroutine MPI_Topo_test_f08(comm, status, ierror)
             import
@@ -3288,6 +7034,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Topo_test_f08
     end interface MPI_Topo_test
+    interface PMPI_Topo_test
+        subroutine PMPI_Topo_test_f08(comm, status, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            integer :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Topo_test_f08
+    end interface PMPI_Topo_test
     interface MPI_Op_create
         subroutine MPI_Op_create_f08(user_fn, commute, op, ierror)
             import
@@ -3298,6 +7053,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Op_create_f08
     end interface MPI_Op_create
+    interface PMPI_Op_create
+        subroutine PMPI_Op_create_f08(user_fn, commute, op, ierror)
+            import
+            implicit none
+            procedure(MPI_User_function) :: user_fn
+            logical, intent(in) :: commute
+            type(MPI_Op) :: op
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Op_create_f08
+    end interface PMPI_Op_create
     interface MPI_Op_free
         subroutine MPI_Op_free_f08(op, ierror)
             import
@@ -3306,6 +7071,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Op_free_f08
     end interface MPI_Op_free
+    interface PMPI_Op_free
+        subroutine PMPI_Op_free_f08(op, ierror)
+            import
+            implicit none
+            type(MPI_Op) :: op
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Op_free_f08
+    end interface PMPI_Op_free
     interface MPI_Op_commutative
         subroutine MPI_Op_commutative_f08(op, commute, ierror)
             import
@@ -3315,6 +7088,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Op_commutative_f08
     end interface MPI_Op_commutative
+    interface PMPI_Op_commutative
+        subroutine PMPI_Op_commutative_f08(op, commute, ierror)
+            import
+            implicit none
+            type(MPI_Op), intent(in) :: op
+            logical :: commute
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Op_commutative_f08
+    end interface PMPI_Op_commutative
     interface MPI_Reduce_local
         subroutine MPI_Reduce_local_f08ts(inbuf, inoutbuf, count, datatype, op, ierror) bind(C, &
                 name="MPI_Reduce_local_f08ts")
@@ -3327,7 +7109,42 @@ module mpi_f08
             type(MPI_Op), intent(in) :: op
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_local_f08ts
+        subroutine MPI_Reduce_local_c_f08ts(inbuf, inoutbuf, count, datatype, op, ierror) bind(C, &
+                name="MPI_Reduce_local_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), contiguous :: inoutbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_local_c_f08ts
     end interface MPI_Reduce_local
+    interface PMPI_Reduce_local
+        subroutine PMPI_Reduce_local_f08ts(inbuf, inoutbuf, count, datatype, op, ierror) bind(C, &
+                name="PMPI_Reduce_local_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), contiguous :: inoutbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_local_f08ts
+        subroutine PMPI_Reduce_local_c_f08ts(inbuf, inoutbuf, count, datatype, op, ierror) bind(C, &
+                name="PMPI_Reduce_local_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), contiguous :: inoutbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_local_c_f08ts
+    end interface PMPI_Reduce_local
     interface MPI_Ibarrier
         subroutine MPI_Ibarrier_f08(comm, request, ierror)
             import
@@ -3337,6 +7154,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ibarrier_f08
     end interface MPI_Ibarrier
+    interface PMPI_Ibarrier
+        subroutine PMPI_Ibarrier_f08(comm, request, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ibarrier_f08
+    end interface PMPI_Ibarrier
     interface MPI_Barrier_init
         subroutine MPI_Barrier_init_f08(comm, info, request, ierror)
             import
@@ -3347,6 +7173,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Barrier_init_f08
     end interface MPI_Barrier_init
+    interface PMPI_Barrier_init
+        subroutine PMPI_Barrier_init_f08(comm, info, request, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Barrier_init_f08
+    end interface PMPI_Barrier_init
     interface MPI_Ibcast
         subroutine MPI_Ibcast_f08ts(buffer, count, datatype, root, comm, request, ierror) bind(C, &
                 name="MPI_Ibcast_f08ts")
@@ -3360,7 +7196,45 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ibcast_f08ts
+        subroutine MPI_Ibcast_c_f08ts(buffer, count, datatype, root, comm, request, &
+                ierror) bind(C, name="MPI_Ibcast_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ibcast_c_f08ts
     end interface MPI_Ibcast
+    interface PMPI_Ibcast
+        subroutine PMPI_Ibcast_f08ts(buffer, count, datatype, root, comm, request, ierror) bind(C, &
+                name="PMPI_Ibcast_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ibcast_f08ts
+        subroutine PMPI_Ibcast_c_f08ts(buffer, count, datatype, root, comm, request, &
+                ierror) bind(C, name="PMPI_Ibcast_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ibcast_c_f08ts
+    end interface PMPI_Ibcast
     interface MPI_Bcast_init
         subroutine MPI_Bcast_init_f08ts(buffer, count, datatype, root, comm, info, request, &
                 ierror) bind(C, name="MPI_Bcast_init_f08ts")
@@ -3375,7 +7249,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Bcast_init_f08ts
+        subroutine MPI_Bcast_init_c_f08ts(buffer, count, datatype, root, comm, info, request, &
+                ierror) bind(C, name="MPI_Bcast_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Bcast_init_c_f08ts
     end interface MPI_Bcast_init
+    interface PMPI_Bcast_init
+        subroutine PMPI_Bcast_init_f08ts(buffer, count, datatype, root, comm, info, request, &
+                ierror) bind(C, name="PMPI_Bcast_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bcast_init_f08ts
+        subroutine PMPI_Bcast_init_c_f08ts(buffer, count, datatype, root, comm, info, request, &
+                ierror) bind(C, name="PMPI_Bcast_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: buffer
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Bcast_init_c_f08ts
+    end interface PMPI_Bcast_init
     interface MPI_Ireduce
         subroutine MPI_Ireduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, &
                 ierror) bind(C, name="MPI_Ireduce_f08ts")
@@ -3391,7 +7306,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ireduce_f08ts
+        subroutine MPI_Ireduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, &
+                ierror) bind(C, name="MPI_Ireduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ireduce_c_f08ts
     end interface MPI_Ireduce
+    interface PMPI_Ireduce
+        subroutine PMPI_Ireduce_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, request, &
+                ierror) bind(C, name="PMPI_Ireduce_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ireduce_f08ts
+        subroutine PMPI_Ireduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
+                request, ierror) bind(C, name="PMPI_Ireduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ireduce_c_f08ts
+    end interface PMPI_Ireduce
     interface MPI_Reduce_init
         subroutine MPI_Reduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
                 request, ierror) bind(C, name="MPI_Reduce_init_f08ts")
@@ -3408,7 +7367,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_init_f08ts
+        subroutine MPI_Reduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
+                info, request, ierror) bind(C, name="MPI_Reduce_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_init_c_f08ts
     end interface MPI_Reduce_init
+    interface PMPI_Reduce_init
+        subroutine PMPI_Reduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, info, &
+                request, ierror) bind(C, name="PMPI_Reduce_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_init_f08ts
+        subroutine PMPI_Reduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, root, comm, &
+                info, request, ierror) bind(C, name="PMPI_Reduce_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_init_c_f08ts
+    end interface PMPI_Reduce_init
     interface MPI_Iallreduce
         subroutine MPI_Iallreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
                 ierror) bind(C, name="MPI_Iallreduce_f08ts")
@@ -3423,7 +7429,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iallreduce_f08ts
+        subroutine MPI_Iallreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="MPI_Iallreduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iallreduce_c_f08ts
     end interface MPI_Iallreduce
+    interface PMPI_Iallreduce
+        subroutine PMPI_Iallreduce_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="PMPI_Iallreduce_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iallreduce_f08ts
+        subroutine PMPI_Iallreduce_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="PMPI_Iallreduce_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iallreduce_c_f08ts
+    end interface PMPI_Iallreduce
     interface MPI_Allreduce_init
         subroutine MPI_Allreduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
                 request, ierror) bind(C, name="MPI_Allreduce_init_f08ts")
@@ -3439,7 +7486,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Allreduce_init_f08ts
+        subroutine MPI_Allreduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="MPI_Allreduce_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Allreduce_init_c_f08ts
     end interface MPI_Allreduce_init
+    interface PMPI_Allreduce_init
+        subroutine PMPI_Allreduce_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="PMPI_Allreduce_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allreduce_init_f08ts
+        subroutine PMPI_Allreduce_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="PMPI_Allreduce_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allreduce_init_c_f08ts
+    end interface PMPI_Allreduce_init
     interface MPI_Scan
         subroutine MPI_Scan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
                 name="MPI_Scan_f08ts")
@@ -3453,7 +7544,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Scan_f08ts
+        subroutine MPI_Scan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
+                name="MPI_Scan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Scan_c_f08ts
     end interface MPI_Scan
+    interface PMPI_Scan
+        subroutine PMPI_Scan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
+                name="PMPI_Scan_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scan_f08ts
+        subroutine PMPI_Scan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
+                name="PMPI_Scan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scan_c_f08ts
+    end interface PMPI_Scan
     interface MPI_Iscan
         subroutine MPI_Iscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
                 ierror) bind(C, name="MPI_Iscan_f08ts")
@@ -3468,7 +7597,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iscan_f08ts
+        subroutine MPI_Iscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="MPI_Iscan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iscan_c_f08ts
     end interface MPI_Iscan
+    interface PMPI_Iscan
+        subroutine PMPI_Iscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="PMPI_Iscan_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iscan_f08ts
+        subroutine PMPI_Iscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="PMPI_Iscan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iscan_c_f08ts
+    end interface PMPI_Iscan
     interface MPI_Scan_init
         subroutine MPI_Scan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, request, &
                 ierror) bind(C, name="MPI_Scan_init_f08ts")
@@ -3484,7 +7654,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Scan_init_f08ts
+        subroutine MPI_Scan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="MPI_Scan_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Scan_init_c_f08ts
     end interface MPI_Scan_init
+    interface PMPI_Scan_init
+        subroutine PMPI_Scan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="PMPI_Scan_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scan_init_f08ts
+        subroutine PMPI_Scan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="PMPI_Scan_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scan_init_c_f08ts
+    end interface PMPI_Scan_init
     interface MPI_Exscan
         subroutine MPI_Exscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
                 name="MPI_Exscan_f08ts")
@@ -3498,7 +7712,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Exscan_f08ts
+        subroutine MPI_Exscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
+                name="MPI_Exscan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Exscan_c_f08ts
     end interface MPI_Exscan
+    interface PMPI_Exscan
+        subroutine PMPI_Exscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, ierror) bind(C, &
+                name="PMPI_Exscan_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Exscan_f08ts
+        subroutine PMPI_Exscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, &
+                ierror) bind(C, name="PMPI_Exscan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Exscan_c_f08ts
+    end interface PMPI_Exscan
     interface MPI_Iexscan
         subroutine MPI_Iexscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
                 ierror) bind(C, name="MPI_Iexscan_f08ts")
@@ -3513,7 +7765,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iexscan_f08ts
+        subroutine MPI_Iexscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="MPI_Iexscan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iexscan_c_f08ts
     end interface MPI_Iexscan
+    interface PMPI_Iexscan
+        subroutine PMPI_Iexscan_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="PMPI_Iexscan_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iexscan_f08ts
+        subroutine PMPI_Iexscan_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, request, &
+                ierror) bind(C, name="PMPI_Iexscan_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iexscan_c_f08ts
+    end interface PMPI_Iexscan
     interface MPI_Exscan_init
         subroutine MPI_Exscan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
                 request, ierror) bind(C, name="MPI_Exscan_init_f08ts")
@@ -3529,7 +7822,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Exscan_init_f08ts
+        subroutine MPI_Exscan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="MPI_Exscan_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Exscan_init_c_f08ts
     end interface MPI_Exscan_init
+    interface PMPI_Exscan_init
+        subroutine PMPI_Exscan_init_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="PMPI_Exscan_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Exscan_init_f08ts
+        subroutine PMPI_Exscan_init_c_f08ts(sendbuf, recvbuf, count, datatype, op, comm, info, &
+                request, ierror) bind(C, name="PMPI_Exscan_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Exscan_init_c_f08ts
+    end interface PMPI_Exscan_init
     interface MPI_Reduce_scatter
         subroutine MPI_Reduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
                 ierror) bind(C, name="MPI_Reduce_scatter_f08ts")
@@ -3543,7 +7880,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_scatter_f08ts
+        subroutine MPI_Reduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+                ierror) bind(C, name="MPI_Reduce_scatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_scatter_c_f08ts
     end interface MPI_Reduce_scatter
+    interface PMPI_Reduce_scatter
+        subroutine PMPI_Reduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+                ierror) bind(C, name="PMPI_Reduce_scatter_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_f08ts
+        subroutine PMPI_Reduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+                ierror) bind(C, name="PMPI_Reduce_scatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_c_f08ts
+    end interface PMPI_Reduce_scatter
     interface MPI_Ireduce_scatter
         subroutine MPI_Ireduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
                 request, ierror) bind(C, name="MPI_Ireduce_scatter_f08ts")
@@ -3558,7 +7933,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ireduce_scatter_f08ts
+        subroutine MPI_Ireduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+                request, ierror) bind(C, name="MPI_Ireduce_scatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ireduce_scatter_c_f08ts
     end interface MPI_Ireduce_scatter
+    interface PMPI_Ireduce_scatter
+        subroutine PMPI_Ireduce_scatter_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+                request, ierror) bind(C, name="PMPI_Ireduce_scatter_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ireduce_scatter_f08ts
+        subroutine PMPI_Ireduce_scatter_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
+                request, ierror) bind(C, name="PMPI_Ireduce_scatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ireduce_scatter_c_f08ts
+    end interface PMPI_Ireduce_scatter
     interface MPI_Reduce_scatter_init
         subroutine MPI_Reduce_scatter_init_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, comm, &
                 info, request, ierror) bind(C, name="MPI_Reduce_scatter_init_f08ts")
@@ -3574,7 +7990,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_scatter_init_f08ts
+        subroutine MPI_Reduce_scatter_init_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, &
+                comm, info, request, ierror) bind(C, name="MPI_Reduce_scatter_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_scatter_init_c_f08ts
     end interface MPI_Reduce_scatter_init
+    interface PMPI_Reduce_scatter_init
+        subroutine PMPI_Reduce_scatter_init_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, &
+                comm, info, request, ierror) bind(C, name="PMPI_Reduce_scatter_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_init_f08ts
+        subroutine PMPI_Reduce_scatter_init_c_f08ts(sendbuf, recvbuf, recvcounts, datatype, op, &
+                comm, info, request, ierror) bind(C, name="PMPI_Reduce_scatter_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_init_c_f08ts
+    end interface PMPI_Reduce_scatter_init
     interface MPI_Reduce_scatter_block
         subroutine MPI_Reduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, comm, &
                 ierror) bind(C, name="MPI_Reduce_scatter_block_f08ts")
@@ -3588,7 +8048,45 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_scatter_block_f08ts
+        subroutine MPI_Reduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, ierror) bind(C, name="MPI_Reduce_scatter_block_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_scatter_block_c_f08ts
     end interface MPI_Reduce_scatter_block
+    interface PMPI_Reduce_scatter_block
+        subroutine PMPI_Reduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, ierror) bind(C, name="PMPI_Reduce_scatter_block_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_block_f08ts
+        subroutine PMPI_Reduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, ierror) bind(C, name="PMPI_Reduce_scatter_block_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_block_c_f08ts
+    end interface PMPI_Reduce_scatter_block
     interface MPI_Ireduce_scatter_block
         subroutine MPI_Ireduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
                 comm, request, ierror) bind(C, name="MPI_Ireduce_scatter_block_f08ts")
@@ -3603,7 +8101,48 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ireduce_scatter_block_f08ts
+        subroutine MPI_Ireduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, request, ierror) bind(C, name="MPI_Ireduce_scatter_block_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ireduce_scatter_block_c_f08ts
     end interface MPI_Ireduce_scatter_block
+    interface PMPI_Ireduce_scatter_block
+        subroutine PMPI_Ireduce_scatter_block_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, request, ierror) bind(C, name="PMPI_Ireduce_scatter_block_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ireduce_scatter_block_f08ts
+        subroutine PMPI_Ireduce_scatter_block_c_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, request, ierror) bind(C, name="PMPI_Ireduce_scatter_block_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ireduce_scatter_block_c_f08ts
+    end interface PMPI_Ireduce_scatter_block
     interface MPI_Reduce_scatter_block_init
         subroutine MPI_Reduce_scatter_block_init_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
                 comm, info, request, ierror) bind(C, name="MPI_Reduce_scatter_block_init_f08ts")
@@ -3619,7 +8158,53 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Reduce_scatter_block_init_f08ts
+        subroutine MPI_Reduce_scatter_block_init_c_f08ts(sendbuf, recvbuf, recvcount, datatype, &
+                op, comm, info, request, ierror) bind(C, &
+                name="MPI_Reduce_scatter_block_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Reduce_scatter_block_init_c_f08ts
     end interface MPI_Reduce_scatter_block_init
+    interface PMPI_Reduce_scatter_block_init
+        subroutine PMPI_Reduce_scatter_block_init_f08ts(sendbuf, recvbuf, recvcount, datatype, op, &
+                comm, info, request, ierror) bind(C, name="PMPI_Reduce_scatter_block_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_block_init_f08ts
+        subroutine PMPI_Reduce_scatter_block_init_c_f08ts(sendbuf, recvbuf, recvcount, datatype, &
+                op, comm, info, request, ierror) bind(C, &
+                name="PMPI_Reduce_scatter_block_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Reduce_scatter_block_init_c_f08ts
+    end interface PMPI_Reduce_scatter_block_init
     interface MPI_Gather
         subroutine MPI_Gather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 root, comm, ierror) bind(C, name="MPI_Gather_f08ts")
@@ -3635,7 +8220,51 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Gather_f08ts
+        subroutine MPI_Gather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, ierror) bind(C, name="MPI_Gather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Gather_c_f08ts
     end interface MPI_Gather
+    interface PMPI_Gather
+        subroutine PMPI_Gather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, ierror) bind(C, name="PMPI_Gather_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gather_f08ts
+        subroutine PMPI_Gather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, ierror) bind(C, name="PMPI_Gather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gather_c_f08ts
+    end interface PMPI_Gather
     interface MPI_Igather
         subroutine MPI_Igather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 root, comm, request, ierror) bind(C, name="MPI_Igather_f08ts")
@@ -3652,7 +8281,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Igather_f08ts
+        subroutine MPI_Igather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, request, ierror) bind(C, name="MPI_Igather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Igather_c_f08ts
     end interface MPI_Igather
+    interface PMPI_Igather
+        subroutine PMPI_Igather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, request, ierror) bind(C, name="PMPI_Igather_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Igather_f08ts
+        subroutine PMPI_Igather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, request, ierror) bind(C, name="PMPI_Igather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Igather_c_f08ts
+    end interface PMPI_Igather
     interface MPI_Gather_init
         subroutine MPI_Gather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, root, comm, info, request, ierror) bind(C, &
@@ -3671,7 +8347,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Gather_init_f08ts
+        subroutine MPI_Gather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, info, request, ierror) bind(C, &
+                name="MPI_Gather_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Gather_init_c_f08ts
     end interface MPI_Gather_init
+    interface PMPI_Gather_init
+        subroutine PMPI_Gather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Gather_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gather_init_f08ts
+        subroutine PMPI_Gather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Gather_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gather_init_c_f08ts
+    end interface PMPI_Gather_init
     interface MPI_Gatherv
         subroutine MPI_Gatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
                 recvtype, root, comm, ierror) bind(C, name="MPI_Gatherv_f08ts")
@@ -3688,7 +8417,54 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Gatherv_f08ts
+        subroutine MPI_Gatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+                recvtype, root, comm, ierror) bind(C, name="MPI_Gatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Gatherv_c_f08ts
     end interface MPI_Gatherv
+    interface PMPI_Gatherv
+        subroutine PMPI_Gatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+                recvtype, root, comm, ierror) bind(C, name="PMPI_Gatherv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gatherv_f08ts
+        subroutine PMPI_Gatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+                recvtype, root, comm, ierror) bind(C, name="PMPI_Gatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gatherv_c_f08ts
+    end interface PMPI_Gatherv
     interface MPI_Igatherv
         subroutine MPI_Igatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
                 recvtype, root, comm, request, ierror) bind(C, name="MPI_Igatherv_f08ts")
@@ -3706,7 +8482,58 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Igatherv_f08ts
+        subroutine MPI_Igatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+                recvtype, root, comm, request, ierror) bind(C, name="MPI_Igatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Igatherv_c_f08ts
     end interface MPI_Igatherv
+    interface PMPI_Igatherv
+        subroutine PMPI_Igatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
+                recvtype, root, comm, request, ierror) bind(C, name="PMPI_Igatherv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Igatherv_f08ts
+        subroutine PMPI_Igatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, root, comm, request, ierror) bind(C, &
+                name="PMPI_Igatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Igatherv_c_f08ts
+    end interface PMPI_Igatherv
     interface MPI_Gatherv_init
         subroutine MPI_Gatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
                 displs, recvtype, root, comm, info, request, ierror) bind(C, &
@@ -3726,7 +8553,63 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Gatherv_init_f08ts
+        subroutine MPI_Gatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, root, comm, info, request, ierror) bind(C, &
+                name="MPI_Gatherv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Gatherv_init_c_f08ts
     end interface MPI_Gatherv_init
+    interface PMPI_Gatherv_init
+        subroutine PMPI_Gatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Gatherv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gatherv_init_f08ts
+        subroutine PMPI_Gatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Gatherv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Gatherv_init_c_f08ts
+    end interface PMPI_Gatherv_init
     interface MPI_Scatter
         subroutine MPI_Scatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 root, comm, ierror) bind(C, name="MPI_Scatter_f08ts")
@@ -3742,7 +8625,51 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Scatter_f08ts
+        subroutine MPI_Scatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, ierror) bind(C, name="MPI_Scatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Scatter_c_f08ts
     end interface MPI_Scatter
+    interface PMPI_Scatter
+        subroutine PMPI_Scatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, ierror) bind(C, name="PMPI_Scatter_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatter_f08ts
+        subroutine PMPI_Scatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, ierror) bind(C, name="PMPI_Scatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatter_c_f08ts
+    end interface PMPI_Scatter
     interface MPI_Iscatter
         subroutine MPI_Iscatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 root, comm, request, ierror) bind(C, name="MPI_Iscatter_f08ts")
@@ -3759,7 +8686,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iscatter_f08ts
+        subroutine MPI_Iscatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, request, ierror) bind(C, name="MPI_Iscatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iscatter_c_f08ts
     end interface MPI_Iscatter
+    interface PMPI_Iscatter
+        subroutine PMPI_Iscatter_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                root, comm, request, ierror) bind(C, name="PMPI_Iscatter_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iscatter_f08ts
+        subroutine PMPI_Iscatter_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, request, ierror) bind(C, name="PMPI_Iscatter_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iscatter_c_f08ts
+    end interface PMPI_Iscatter
     interface MPI_Scatter_init
         subroutine MPI_Scatter_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, root, comm, info, request, ierror) bind(C, &
@@ -3778,7 +8752,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Scatter_init_f08ts
+        subroutine MPI_Scatter_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, info, request, ierror) bind(C, &
+                name="MPI_Scatter_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Scatter_init_c_f08ts
     end interface MPI_Scatter_init
+    interface PMPI_Scatter_init
+        subroutine PMPI_Scatter_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Scatter_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatter_init_f08ts
+        subroutine PMPI_Scatter_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Scatter_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatter_init_c_f08ts
+    end interface PMPI_Scatter_init
     interface MPI_Scatterv
         subroutine MPI_Scatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
                 recvtype, root, comm, ierror) bind(C, name="MPI_Scatterv_f08ts")
@@ -3795,7 +8822,54 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Scatterv_f08ts
+        subroutine MPI_Scatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, ierror) bind(C, name="MPI_Scatterv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Scatterv_c_f08ts
     end interface MPI_Scatterv
+    interface PMPI_Scatterv
+        subroutine PMPI_Scatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, ierror) bind(C, name="PMPI_Scatterv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatterv_f08ts
+        subroutine PMPI_Scatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+                recvcount, recvtype, root, comm, ierror) bind(C, name="PMPI_Scatterv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatterv_c_f08ts
+    end interface PMPI_Scatterv
     interface MPI_Iscatterv
         subroutine MPI_Iscatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
                 recvtype, root, comm, request, ierror) bind(C, name="MPI_Iscatterv_f08ts")
@@ -3813,7 +8887,59 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iscatterv_f08ts
+        subroutine MPI_Iscatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+                recvcount, recvtype, root, comm, request, ierror) bind(C, &
+                name="MPI_Iscatterv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iscatterv_c_f08ts
     end interface MPI_Iscatterv
+    interface PMPI_Iscatterv
+        subroutine PMPI_Iscatterv_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, &
+                recvtype, root, comm, request, ierror) bind(C, name="PMPI_Iscatterv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iscatterv_f08ts
+        subroutine PMPI_Iscatterv_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+                recvcount, recvtype, root, comm, request, ierror) bind(C, &
+                name="PMPI_Iscatterv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iscatterv_c_f08ts
+    end interface PMPI_Iscatterv
     interface MPI_Scatterv_init
         subroutine MPI_Scatterv_init_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
                 recvcount, recvtype, root, comm, info, request, ierror) bind(C, &
@@ -3833,7 +8959,63 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Scatterv_init_f08ts
+        subroutine MPI_Scatterv_init_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+                recvcount, recvtype, root, comm, info, request, ierror) bind(C, &
+                name="MPI_Scatterv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Scatterv_init_c_f08ts
     end interface MPI_Scatterv_init
+    interface PMPI_Scatterv_init
+        subroutine PMPI_Scatterv_init_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+                recvcount, recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Scatterv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatterv_init_f08ts
+        subroutine PMPI_Scatterv_init_c_f08ts(sendbuf, sendcounts, displs, sendtype, recvbuf, &
+                recvcount, recvtype, root, comm, info, request, ierror) bind(C, &
+                name="PMPI_Scatterv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            integer, intent(in) :: root
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Scatterv_init_c_f08ts
+    end interface PMPI_Scatterv_init
     interface MPI_Allgather
         subroutine MPI_Allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 comm, ierror) bind(C, name="MPI_Allgather_f08ts")
@@ -3848,7 +9030,48 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Allgather_f08ts
+        subroutine MPI_Allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="MPI_Allgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Allgather_c_f08ts
     end interface MPI_Allgather
+    interface PMPI_Allgather
+        subroutine PMPI_Allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="PMPI_Allgather_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgather_f08ts
+        subroutine PMPI_Allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="PMPI_Allgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgather_c_f08ts
+    end interface PMPI_Allgather
     interface MPI_Iallgather
         subroutine MPI_Iallgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, request, ierror) bind(C, name="MPI_Iallgather_f08ts")
@@ -3864,7 +9087,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iallgather_f08ts
+        subroutine MPI_Iallgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="MPI_Iallgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iallgather_c_f08ts
     end interface MPI_Iallgather
+    interface PMPI_Iallgather
+        subroutine PMPI_Iallgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="PMPI_Iallgather_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iallgather_f08ts
+        subroutine PMPI_Iallgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="PMPI_Iallgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iallgather_c_f08ts
+    end interface PMPI_Iallgather
     interface MPI_Allgather_init
         subroutine MPI_Allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, info, request, ierror) bind(C, name="MPI_Allgather_init_f08ts")
@@ -3881,7 +9148,55 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Allgather_init_f08ts
+        subroutine MPI_Allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, info, request, ierror) bind(C, name="MPI_Allgather_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Allgather_init_c_f08ts
     end interface MPI_Allgather_init
+    interface PMPI_Allgather_init
+        subroutine PMPI_Allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, info, request, ierror) bind(C, name="PMPI_Allgather_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgather_init_f08ts
+        subroutine PMPI_Allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Allgather_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgather_init_c_f08ts
+    end interface PMPI_Allgather_init
     interface MPI_Allgatherv
         subroutine MPI_Allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, &
                 recvtype, comm, ierror) bind(C, name="MPI_Allgatherv_f08ts")
@@ -3897,7 +9212,51 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Allgatherv_f08ts
+        subroutine MPI_Allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, ierror) bind(C, name="MPI_Allgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Allgatherv_c_f08ts
     end interface MPI_Allgatherv
+    interface PMPI_Allgatherv
+        subroutine PMPI_Allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, ierror) bind(C, name="PMPI_Allgatherv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgatherv_f08ts
+        subroutine PMPI_Allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, ierror) bind(C, name="PMPI_Allgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgatherv_c_f08ts
+    end interface PMPI_Allgatherv
     interface MPI_Iallgatherv
         subroutine MPI_Iallgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
                 displs, recvtype, comm, request, ierror) bind(C, name="MPI_Iallgatherv_f08ts")
@@ -3914,7 +9273,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Iallgatherv_f08ts
+        subroutine MPI_Iallgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, request, ierror) bind(C, name="MPI_Iallgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Iallgatherv_c_f08ts
     end interface MPI_Iallgatherv
+    interface PMPI_Iallgatherv
+        subroutine PMPI_Iallgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, request, ierror) bind(C, name="PMPI_Iallgatherv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iallgatherv_f08ts
+        subroutine PMPI_Iallgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, request, ierror) bind(C, name="PMPI_Iallgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Iallgatherv_c_f08ts
+    end interface PMPI_Iallgatherv
     interface MPI_Allgatherv_init
         subroutine MPI_Allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
                 displs, recvtype, comm, info, request, ierror) bind(C, &
@@ -3933,7 +9339,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Allgatherv_init_f08ts
+        subroutine MPI_Allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, info, request, ierror) bind(C, &
+                name="MPI_Allgatherv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Allgatherv_init_c_f08ts
     end interface MPI_Allgatherv_init
+    interface PMPI_Allgatherv_init
+        subroutine PMPI_Allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Allgatherv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgatherv_init_f08ts
+        subroutine PMPI_Allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcounts, &
+                displs, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Allgatherv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Allgatherv_init_c_f08ts
+    end interface PMPI_Allgatherv_init
     interface MPI_Alltoall
         subroutine MPI_Alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 comm, ierror) bind(C, name="MPI_Alltoall_f08ts")
@@ -3948,7 +9407,48 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alltoall_f08ts
+        subroutine MPI_Alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="MPI_Alltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Alltoall_c_f08ts
     end interface MPI_Alltoall
+    interface PMPI_Alltoall
+        subroutine PMPI_Alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                comm, ierror) bind(C, name="PMPI_Alltoall_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoall_f08ts
+        subroutine PMPI_Alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="PMPI_Alltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoall_c_f08ts
+    end interface PMPI_Alltoall
     interface MPI_Ialltoall
         subroutine MPI_Ialltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                 comm, request, ierror) bind(C, name="MPI_Ialltoall_f08ts")
@@ -3964,7 +9464,51 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ialltoall_f08ts
+        subroutine MPI_Ialltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="MPI_Ialltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ialltoall_c_f08ts
     end interface MPI_Ialltoall
+    interface PMPI_Ialltoall
+        subroutine PMPI_Ialltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="PMPI_Ialltoall_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ialltoall_f08ts
+        subroutine PMPI_Ialltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="PMPI_Ialltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ialltoall_c_f08ts
+    end interface PMPI_Ialltoall
     interface MPI_Alltoall_init
         subroutine MPI_Alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, info, request, ierror) bind(C, name="MPI_Alltoall_init_f08ts")
@@ -3981,7 +9525,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alltoall_init_f08ts
+        subroutine MPI_Alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, info, request, ierror) bind(C, name="MPI_Alltoall_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Alltoall_init_c_f08ts
     end interface MPI_Alltoall_init
+    interface PMPI_Alltoall_init
+        subroutine PMPI_Alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, info, request, ierror) bind(C, name="PMPI_Alltoall_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoall_init_f08ts
+        subroutine PMPI_Alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, info, request, ierror) bind(C, name="PMPI_Alltoall_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoall_init_c_f08ts
+    end interface PMPI_Alltoall_init
     interface MPI_Alltoallv
         subroutine MPI_Alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
                 recvcounts, rdispls, recvtype, comm, ierror) bind(C, name="MPI_Alltoallv_f08ts")
@@ -3998,7 +9589,56 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alltoallv_f08ts
+        subroutine MPI_Alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, ierror) bind(C, &
+                name="MPI_Alltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Alltoallv_c_f08ts
     end interface MPI_Alltoallv
+    interface PMPI_Alltoallv
+        subroutine PMPI_Alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, ierror) bind(C, name="PMPI_Alltoallv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoallv_f08ts
+        subroutine PMPI_Alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, ierror) bind(C, &
+                name="PMPI_Alltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoallv_c_f08ts
+    end interface PMPI_Alltoallv
     interface MPI_Ialltoallv
         subroutine MPI_Ialltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
                 recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
@@ -4017,7 +9657,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ialltoallv_f08ts
+        subroutine MPI_Ialltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
+                name="MPI_Ialltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ialltoallv_c_f08ts
     end interface MPI_Ialltoallv
+    interface PMPI_Ialltoallv
+        subroutine PMPI_Ialltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ialltoallv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ialltoallv_f08ts
+        subroutine PMPI_Ialltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ialltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ialltoallv_c_f08ts
+    end interface PMPI_Ialltoallv
     interface MPI_Alltoallv_init
         subroutine MPI_Alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
                 recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
@@ -4037,7 +9730,63 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alltoallv_init_f08ts
+        subroutine MPI_Alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
+                name="MPI_Alltoallv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Alltoallv_init_c_f08ts
     end interface MPI_Alltoallv_init
+    interface PMPI_Alltoallv_init
+        subroutine PMPI_Alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Alltoallv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoallv_init_f08ts
+        subroutine PMPI_Alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Alltoallv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoallv_init_c_f08ts
+    end interface PMPI_Alltoallv_init
     interface MPI_Alltoallw
         subroutine MPI_Alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
                 recvcounts, rdispls, recvtypes, comm, ierror) bind(C, name="MPI_Alltoallw_f08ts")
@@ -4055,6 +9804,24 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alltoallw_f08ts
     end interface MPI_Alltoallw
+    interface PMPI_Alltoallw
+        subroutine PMPI_Alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, ierror) bind(C, &
+                name="PMPI_Alltoallw_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtypes(*)
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtypes(*)
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoallw_f08ts
+    end interface PMPI_Alltoallw
     interface MPI_Ialltoallw
         subroutine MPI_Ialltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
                 recvcounts, rdispls, recvtypes, comm, request, ierror) bind(C, &
@@ -4074,6 +9841,25 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ialltoallw_f08ts
     end interface MPI_Ialltoallw
+    interface PMPI_Ialltoallw
+        subroutine PMPI_Ialltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, request, ierror) bind(C, &
+                name="PMPI_Ialltoallw_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtypes(*)
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtypes(*)
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ialltoallw_f08ts
+    end interface PMPI_Ialltoallw
     interface MPI_Alltoallw_init
         subroutine MPI_Alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
                 recvcounts, rdispls, recvtypes, comm, info, request, ierror) bind(C, &
@@ -4094,6 +9880,26 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Alltoallw_init_f08ts
     end interface MPI_Alltoallw_init
+    interface PMPI_Alltoallw_init
+        subroutine PMPI_Alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, info, request, ierror) bind(C, &
+                name="PMPI_Alltoallw_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtypes(*)
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtypes(*)
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Alltoallw_init_f08ts
+    end interface PMPI_Alltoallw_init
     interface MPI_Neighbor_allgather
         subroutine MPI_Neighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, ierror) bind(C, name="MPI_Neighbor_allgather_f08ts")
@@ -4108,7 +9914,49 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_allgather_f08ts
+        subroutine MPI_Neighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, ierror) bind(C, name="MPI_Neighbor_allgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_allgather_c_f08ts
     end interface MPI_Neighbor_allgather
+    interface PMPI_Neighbor_allgather
+        subroutine PMPI_Neighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="PMPI_Neighbor_allgather_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgather_f08ts
+        subroutine PMPI_Neighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, ierror) bind(C, &
+                name="PMPI_Neighbor_allgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgather_c_f08ts
+    end interface PMPI_Neighbor_allgather
     interface MPI_Ineighbor_allgather
         subroutine MPI_Ineighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, request, ierror) bind(C, name="MPI_Ineighbor_allgather_f08ts")
@@ -4124,7 +9972,54 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ineighbor_allgather_f08ts
+        subroutine MPI_Ineighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, request, ierror) bind(C, &
+                name="MPI_Ineighbor_allgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ineighbor_allgather_c_f08ts
     end interface MPI_Ineighbor_allgather
+    interface PMPI_Ineighbor_allgather
+        subroutine PMPI_Ineighbor_allgather_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_allgather_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_allgather_f08ts
+        subroutine PMPI_Ineighbor_allgather_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_allgather_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_allgather_c_f08ts
+    end interface PMPI_Ineighbor_allgather
     interface MPI_Neighbor_allgather_init
         subroutine MPI_Neighbor_allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
                 recvcount, recvtype, comm, info, request, ierror) bind(C, &
@@ -4142,7 +10037,57 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_allgather_init_f08ts
+        subroutine MPI_Neighbor_allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, info, request, ierror) bind(C, &
+                name="MPI_Neighbor_allgather_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_allgather_init_c_f08ts
     end interface MPI_Neighbor_allgather_init
+    interface PMPI_Neighbor_allgather_init
+        subroutine PMPI_Neighbor_allgather_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_allgather_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgather_init_f08ts
+        subroutine PMPI_Neighbor_allgather_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_allgather_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgather_init_c_f08ts
+    end interface PMPI_Neighbor_allgather_init
     interface MPI_Neighbor_allgatherv
         subroutine MPI_Neighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
                 recvcounts, displs, recvtype, comm, ierror) bind(C, &
@@ -4159,7 +10104,54 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_allgatherv_f08ts
+        subroutine MPI_Neighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, ierror) bind(C, &
+                name="MPI_Neighbor_allgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_allgatherv_c_f08ts
     end interface MPI_Neighbor_allgatherv
+    interface PMPI_Neighbor_allgatherv
+        subroutine PMPI_Neighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, ierror) bind(C, &
+                name="PMPI_Neighbor_allgatherv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgatherv_f08ts
+        subroutine PMPI_Neighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, ierror) bind(C, &
+                name="PMPI_Neighbor_allgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgatherv_c_f08ts
+    end interface PMPI_Neighbor_allgatherv
     interface MPI_Ineighbor_allgatherv
         subroutine MPI_Ineighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
                 recvcounts, displs, recvtype, comm, request, ierror) bind(C, &
@@ -4177,7 +10169,57 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ineighbor_allgatherv_f08ts
+        subroutine MPI_Ineighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, request, ierror) bind(C, &
+                name="MPI_Ineighbor_allgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ineighbor_allgatherv_c_f08ts
     end interface MPI_Ineighbor_allgatherv
+    interface PMPI_Ineighbor_allgatherv
+        subroutine PMPI_Ineighbor_allgatherv_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_allgatherv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_allgatherv_f08ts
+        subroutine PMPI_Ineighbor_allgatherv_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_allgatherv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_allgatherv_c_f08ts
+    end interface PMPI_Ineighbor_allgatherv
     interface MPI_Neighbor_allgatherv_init
         subroutine MPI_Neighbor_allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
                 recvcounts, displs, recvtype, comm, info, request, ierror) bind(C, &
@@ -4196,7 +10238,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_allgatherv_init_f08ts
+        subroutine MPI_Neighbor_allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, info, request, ierror) bind(C, &
+                name="MPI_Neighbor_allgatherv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_allgatherv_init_c_f08ts
     end interface MPI_Neighbor_allgatherv_init
+    interface PMPI_Neighbor_allgatherv_init
+        subroutine PMPI_Neighbor_allgatherv_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_allgatherv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgatherv_init_f08ts
+        subroutine PMPI_Neighbor_allgatherv_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcounts, displs, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_allgatherv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_allgatherv_init_c_f08ts
+    end interface PMPI_Neighbor_allgatherv_init
     interface MPI_Neighbor_alltoall
         subroutine MPI_Neighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, ierror) bind(C, name="MPI_Neighbor_alltoall_f08ts")
@@ -4211,7 +10306,48 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_alltoall_f08ts
+        subroutine MPI_Neighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="MPI_Neighbor_alltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_alltoall_c_f08ts
     end interface MPI_Neighbor_alltoall
+    interface PMPI_Neighbor_alltoall
+        subroutine PMPI_Neighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, ierror) bind(C, name="PMPI_Neighbor_alltoall_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoall_f08ts
+        subroutine PMPI_Neighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, ierror) bind(C, name="PMPI_Neighbor_alltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoall_c_f08ts
+    end interface PMPI_Neighbor_alltoall
     interface MPI_Ineighbor_alltoall
         subroutine MPI_Ineighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
                 recvtype, comm, request, ierror) bind(C, name="MPI_Ineighbor_alltoall_f08ts")
@@ -4227,7 +10363,53 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ineighbor_alltoall_f08ts
+        subroutine MPI_Ineighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, request, ierror) bind(C, &
+                name="MPI_Ineighbor_alltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ineighbor_alltoall_c_f08ts
     end interface MPI_Ineighbor_alltoall
+    interface PMPI_Ineighbor_alltoall
+        subroutine PMPI_Ineighbor_alltoall_f08ts(sendbuf, sendcount, sendtype, recvbuf, recvcount, &
+                recvtype, comm, request, ierror) bind(C, name="PMPI_Ineighbor_alltoall_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_alltoall_f08ts
+        subroutine PMPI_Ineighbor_alltoall_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_alltoall_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_alltoall_c_f08ts
+    end interface PMPI_Ineighbor_alltoall
     interface MPI_Neighbor_alltoall_init
         subroutine MPI_Neighbor_alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
                 recvcount, recvtype, comm, info, request, ierror) bind(C, &
@@ -4245,7 +10427,57 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_alltoall_init_f08ts
+        subroutine MPI_Neighbor_alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, info, request, ierror) bind(C, &
+                name="MPI_Neighbor_alltoall_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_alltoall_init_c_f08ts
     end interface MPI_Neighbor_alltoall_init
+    interface PMPI_Neighbor_alltoall_init
+        subroutine PMPI_Neighbor_alltoall_init_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoall_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoall_init_f08ts
+        subroutine PMPI_Neighbor_alltoall_init_c_f08ts(sendbuf, sendcount, sendtype, recvbuf, &
+                recvcount, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoall_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoall_init_c_f08ts
+    end interface PMPI_Neighbor_alltoall_init
     interface MPI_Neighbor_alltoallv
         subroutine MPI_Neighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
                 recvcounts, rdispls, recvtype, comm, ierror) bind(C, &
@@ -4263,7 +10495,57 @@ module mpi_f08
             type(MPI_Comm), intent(in) :: comm
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_alltoallv_f08ts
+        subroutine MPI_Neighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, ierror) bind(C, &
+                name="MPI_Neighbor_alltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_alltoallv_c_f08ts
     end interface MPI_Neighbor_alltoallv
+    interface PMPI_Neighbor_alltoallv
+        subroutine PMPI_Neighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoallv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoallv_f08ts
+        subroutine PMPI_Neighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
+                recvbuf, recvcounts, rdispls, recvtype, comm, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), contiguous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoallv_c_f08ts
+    end interface PMPI_Neighbor_alltoallv
     interface MPI_Ineighbor_alltoallv
         subroutine MPI_Ineighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
                 recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
@@ -4282,7 +10564,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ineighbor_alltoallv_f08ts
+        subroutine MPI_Ineighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
+                recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
+                name="MPI_Ineighbor_alltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Ineighbor_alltoallv_c_f08ts
     end interface MPI_Ineighbor_alltoallv
+    interface PMPI_Ineighbor_alltoallv
+        subroutine PMPI_Ineighbor_alltoallv_f08ts(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_alltoallv_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_alltoallv_f08ts
+        subroutine PMPI_Ineighbor_alltoallv_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
+                recvbuf, recvcounts, rdispls, recvtype, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_alltoallv_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_alltoallv_c_f08ts
+    end interface PMPI_Ineighbor_alltoallv
     interface MPI_Neighbor_alltoallv_init
         subroutine MPI_Neighbor_alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
                 recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
@@ -4302,7 +10637,63 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_alltoallv_init_f08ts
+        subroutine MPI_Neighbor_alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
+                recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
+                name="MPI_Neighbor_alltoallv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Neighbor_alltoallv_init_c_f08ts
     end interface MPI_Neighbor_alltoallv_init
+    interface PMPI_Neighbor_alltoallv_init
+        subroutine PMPI_Neighbor_alltoallv_init_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
+                recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoallv_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer, intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer, intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoallv_init_f08ts
+        subroutine PMPI_Neighbor_alltoallv_init_c_f08ts(sendbuf, sendcounts, sdispls, sendtype, &
+                recvbuf, recvcounts, rdispls, recvtype, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoallv_init_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtype
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtype
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoallv_init_c_f08ts
+    end interface PMPI_Neighbor_alltoallv_init
     interface MPI_Neighbor_alltoallw
         subroutine MPI_Neighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
                 recvcounts, rdispls, recvtypes, comm, ierror) bind(C, &
@@ -4321,6 +10712,24 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_alltoallw_f08ts
     end interface MPI_Neighbor_alltoallw
+    interface PMPI_Neighbor_alltoallw
+        subroutine PMPI_Neighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
+                recvcounts, rdispls, recvtypes, comm, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoallw_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtypes(*)
+            type(*), dimension(..), contiguous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtypes(*)
+            type(MPI_Comm), intent(in) :: comm
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoallw_f08ts
+    end interface PMPI_Neighbor_alltoallw
     interface MPI_Ineighbor_alltoallw
         subroutine MPI_Ineighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, &
                 recvcounts, rdispls, recvtypes, comm, request, ierror) bind(C, &
@@ -4340,6 +10749,25 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Ineighbor_alltoallw_f08ts
     end interface MPI_Ineighbor_alltoallw
+    interface PMPI_Ineighbor_alltoallw
+        subroutine PMPI_Ineighbor_alltoallw_f08ts(sendbuf, sendcounts, sdispls, sendtypes, &
+                recvbuf, recvcounts, rdispls, recvtypes, comm, request, ierror) bind(C, &
+                name="PMPI_Ineighbor_alltoallw_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtypes(*)
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtypes(*)
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Ineighbor_alltoallw_f08ts
+    end interface PMPI_Ineighbor_alltoallw
     interface MPI_Neighbor_alltoallw_init
         subroutine MPI_Neighbor_alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, &
                 recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror) bind(C, &
@@ -4360,6 +10788,26 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Neighbor_alltoallw_init_f08ts
     end interface MPI_Neighbor_alltoallw_init
+    interface PMPI_Neighbor_alltoallw_init
+        subroutine PMPI_Neighbor_alltoallw_init_f08ts(sendbuf, sendcounts, sdispls, sendtypes, &
+                recvbuf, recvcounts, rdispls, recvtypes, comm, info, request, ierror) bind(C, &
+                name="PMPI_Neighbor_alltoallw_init_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: sendbuf
+            integer, intent(in) :: sendcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
+            type(MPI_Datatype), intent(in) :: sendtypes(*)
+            type(*), dimension(..), asynchronous :: recvbuf
+            integer, intent(in) :: recvcounts(*)
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
+            type(MPI_Datatype), intent(in) :: recvtypes(*)
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Neighbor_alltoallw_init_f08ts
+    end interface PMPI_Neighbor_alltoallw_init
     interface MPI_Win_create
         subroutine MPI_Win_create_f08ts(base, size, disp_unit, info, comm, win, ierror) bind(C, &
                 name="MPI_Win_create_f08ts")
@@ -4373,7 +10821,45 @@ module mpi_f08
             type(MPI_Win) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_create_f08ts
+        subroutine MPI_Win_create_c_f08ts(base, size, disp_unit, info, comm, win, ierror) bind(C, &
+                name="MPI_Win_create_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: base
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Win_create_c_f08ts
     end interface MPI_Win_create
+    interface PMPI_Win_create
+        subroutine PMPI_Win_create_f08ts(base, size, disp_unit, info, comm, win, ierror) bind(C, &
+                name="PMPI_Win_create_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: base
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer, intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_create_f08ts
+        subroutine PMPI_Win_create_c_f08ts(base, size, disp_unit, info, comm, win, ierror) bind(C, &
+                name="PMPI_Win_create_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: base
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_create_c_f08ts
+    end interface PMPI_Win_create
     interface MPI_Win_allocate
         subroutine MPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
             import
@@ -4386,7 +10872,42 @@ module mpi_f08
             type(MPI_Win) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_allocate_f08
+        subroutine MPI_Win_allocate_c_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: baseptr
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Win_allocate_c_f08
     end interface MPI_Win_allocate
+    interface PMPI_Win_allocate
+        subroutine PMPI_Win_allocate_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer, intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: baseptr
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_allocate_f08
+        subroutine PMPI_Win_allocate_c_f08(size, disp_unit, info, comm, baseptr, win, ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: baseptr
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_allocate_c_f08
+    end interface PMPI_Win_allocate
     interface MPI_Win_allocate_shared
         subroutine MPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, ierror)
             import
@@ -4399,7 +10920,45 @@ module mpi_f08
             type(MPI_Win) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_allocate_shared_f08
+        subroutine MPI_Win_allocate_shared_c_f08(size, disp_unit, info, comm, baseptr, win, &
+                ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: baseptr
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Win_allocate_shared_c_f08
     end interface MPI_Win_allocate_shared
+    interface PMPI_Win_allocate_shared
+        subroutine PMPI_Win_allocate_shared_f08(size, disp_unit, info, comm, baseptr, win, &
+                ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer, intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: baseptr
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_allocate_shared_f08
+        subroutine PMPI_Win_allocate_shared_c_f08(size, disp_unit, info, comm, baseptr, win, &
+                ierror)
+            import
+            implicit none
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: disp_unit
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(c_ptr) :: baseptr
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_allocate_shared_c_f08
+    end interface PMPI_Win_allocate_shared
     interface MPI_Win_shared_query
         subroutine MPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
             import
@@ -4411,7 +10970,39 @@ module mpi_f08
             type(c_ptr) :: baseptr
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_shared_query_f08
+        subroutine MPI_Win_shared_query_c_f08(win, rank, size, disp_unit, baseptr, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: rank
+            integer(kind=MPI_ADDRESS_KIND) :: size
+            integer(kind=MPI_ADDRESS_KIND) :: disp_unit
+            type(c_ptr) :: baseptr
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Win_shared_query_c_f08
     end interface MPI_Win_shared_query
+    interface PMPI_Win_shared_query
+        subroutine PMPI_Win_shared_query_f08(win, rank, size, disp_unit, baseptr, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: rank
+            integer(kind=MPI_ADDRESS_KIND) :: size
+            integer :: disp_unit
+            type(c_ptr) :: baseptr
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_shared_query_f08
+        subroutine PMPI_Win_shared_query_c_f08(win, rank, size, disp_unit, baseptr, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: rank
+            integer(kind=MPI_ADDRESS_KIND) :: size
+            integer(kind=MPI_ADDRESS_KIND) :: disp_unit
+            type(c_ptr) :: baseptr
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_shared_query_c_f08
+    end interface PMPI_Win_shared_query
     interface MPI_Win_create_dynamic
         subroutine MPI_Win_create_dynamic_f08(info, comm, win, ierror)
             import
@@ -4422,6 +11013,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_create_dynamic_f08
     end interface MPI_Win_create_dynamic
+    interface PMPI_Win_create_dynamic
+        subroutine PMPI_Win_create_dynamic_f08(info, comm, win, ierror)
+            import
+            implicit none
+            type(MPI_Info), intent(in) :: info
+            type(MPI_Comm), intent(in) :: comm
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_create_dynamic_f08
+    end interface PMPI_Win_create_dynamic
     interface MPI_Win_attach
         subroutine MPI_Win_attach_f08ts(win, base, size, ierror) bind(C, &
                 name="MPI_Win_attach_f08ts")
@@ -4433,6 +11034,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_attach_f08ts
     end interface MPI_Win_attach
+    interface PMPI_Win_attach
+        subroutine PMPI_Win_attach_f08ts(win, base, size, ierror) bind(C, &
+                name="PMPI_Win_attach_f08ts")
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(*), dimension(..), asynchronous :: base
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_attach_f08ts
+    end interface PMPI_Win_attach
     interface MPI_Win_detach
         subroutine MPI_Win_detach_f08ts(win, base, ierror) bind(C, name="MPI_Win_detach_f08ts")
             import
@@ -4442,6 +11054,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_detach_f08ts
     end interface MPI_Win_detach
+    interface PMPI_Win_detach
+        subroutine PMPI_Win_detach_f08ts(win, base, ierror) bind(C, name="PMPI_Win_detach_f08ts")
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(*), dimension(..), intent(in), asynchronous :: base
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_detach_f08ts
+    end interface PMPI_Win_detach
     interface MPI_Win_free
         subroutine MPI_Win_free_f08(win, ierror)
             import
@@ -4450,6 +11071,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_free_f08
     end interface MPI_Win_free
+    interface PMPI_Win_free
+        subroutine PMPI_Win_free_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_free_f08
+    end interface PMPI_Win_free
     interface MPI_Put
         subroutine MPI_Put_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
                 target_disp, target_count, target_datatype, win, ierror) bind(C, &
@@ -4466,7 +11095,54 @@ module mpi_f08
             type(MPI_Win), intent(in) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Put_f08ts
+        subroutine MPI_Put_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, ierror) bind(C, &
+                name="MPI_Put_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Put_c_f08ts
     end interface MPI_Put
+    interface PMPI_Put
+        subroutine PMPI_Put_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, ierror) bind(C, &
+                name="PMPI_Put_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Put_f08ts
+        subroutine PMPI_Put_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, ierror) bind(C, &
+                name="PMPI_Put_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Put_c_f08ts
+    end interface PMPI_Put
     interface MPI_Get
         subroutine MPI_Get_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
                 target_disp, target_count, target_datatype, win, ierror) bind(C, &
@@ -4483,7 +11159,54 @@ module mpi_f08
             type(MPI_Win), intent(in) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_f08ts
+        subroutine MPI_Get_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, ierror) bind(C, &
+                name="MPI_Get_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Get_c_f08ts
     end interface MPI_Get
+    interface PMPI_Get
+        subroutine PMPI_Get_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, ierror) bind(C, &
+                name="PMPI_Get_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_f08ts
+        subroutine PMPI_Get_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, ierror) bind(C, &
+                name="PMPI_Get_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_c_f08ts
+    end interface PMPI_Get
     interface MPI_Accumulate
         subroutine MPI_Accumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
                 target_disp, target_count, target_datatype, op, win, ierror) bind(C, &
@@ -4501,7 +11224,57 @@ module mpi_f08
             type(MPI_Win), intent(in) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Accumulate_f08ts
+        subroutine MPI_Accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, op, win, ierror) bind(C, &
+                name="MPI_Accumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Accumulate_c_f08ts
     end interface MPI_Accumulate
+    interface PMPI_Accumulate
+        subroutine PMPI_Accumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, op, win, ierror) bind(C, &
+                name="PMPI_Accumulate_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Accumulate_f08ts
+        subroutine PMPI_Accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                target_rank, target_disp, target_count, target_datatype, op, win, ierror) bind(C, &
+                name="PMPI_Accumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Accumulate_c_f08ts
+    end interface PMPI_Accumulate
     interface MPI_Get_accumulate
         subroutine MPI_Get_accumulate_f08ts(origin_addr, origin_count, origin_datatype, &
                 result_addr, result_count, result_datatype, target_rank, target_disp, &
@@ -4523,7 +11296,69 @@ module mpi_f08
             type(MPI_Win), intent(in) :: win
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Get_accumulate_f08ts
+        subroutine MPI_Get_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                result_addr, result_count, result_datatype, target_rank, target_disp, &
+                target_count, target_datatype, op, win, ierror) bind(C, &
+                name="MPI_Get_accumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            type(*), dimension(..), asynchronous :: result_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: result_count
+            type(MPI_Datatype), intent(in) :: result_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Get_accumulate_c_f08ts
     end interface MPI_Get_accumulate
+    interface PMPI_Get_accumulate
+        subroutine PMPI_Get_accumulate_f08ts(origin_addr, origin_count, origin_datatype, &
+                result_addr, result_count, result_datatype, target_rank, target_disp, &
+                target_count, target_datatype, op, win, ierror) bind(C, &
+                name="PMPI_Get_accumulate_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            type(*), dimension(..), asynchronous :: result_addr
+            integer, intent(in) :: result_count
+            type(MPI_Datatype), intent(in) :: result_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_accumulate_f08ts
+        subroutine PMPI_Get_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                result_addr, result_count, result_datatype, target_rank, target_disp, &
+                target_count, target_datatype, op, win, ierror) bind(C, &
+                name="PMPI_Get_accumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            type(*), dimension(..), asynchronous :: result_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: result_count
+            type(MPI_Datatype), intent(in) :: result_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Get_accumulate_c_f08ts
+    end interface PMPI_Get_accumulate
     interface MPI_Fetch_and_op
         subroutine MPI_Fetch_and_op_f08ts(origin_addr, result_addr, datatype, target_rank, &
                 target_disp, op, win, ierror) bind(C, name="MPI_Fetch_and_op_f08ts")
@@ -4539,6 +11374,21 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Fetch_and_op_f08ts
     end interface MPI_Fetch_and_op
+    interface PMPI_Fetch_and_op
+        subroutine PMPI_Fetch_and_op_f08ts(origin_addr, result_addr, datatype, target_rank, &
+                target_disp, op, win, ierror) bind(C, name="PMPI_Fetch_and_op_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            type(*), dimension(..), asynchronous :: result_addr
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Fetch_and_op_f08ts
+    end interface PMPI_Fetch_and_op
     interface MPI_Compare_and_swap
         subroutine MPI_Compare_and_swap_f08ts(origin_addr, compare_addr, result_addr, datatype, &
                 target_rank, target_disp, win, ierror) bind(C, name="MPI_Compare_and_swap_f08ts")
@@ -4554,6 +11404,22 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Compare_and_swap_f08ts
     end interface MPI_Compare_and_swap
+    interface PMPI_Compare_and_swap
+        subroutine PMPI_Compare_and_swap_f08ts(origin_addr, compare_addr, result_addr, datatype, &
+                target_rank, target_disp, win, ierror) bind(C, &
+                name="PMPI_Compare_and_swap_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            type(*), dimension(..), intent(in), asynchronous :: compare_addr
+            type(*), dimension(..), asynchronous :: result_addr
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Compare_and_swap_f08ts
+    end interface PMPI_Compare_and_swap
     interface MPI_Rput
         subroutine MPI_Rput_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
                 target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
@@ -4571,7 +11437,57 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Rput_f08ts
+        subroutine MPI_Rput_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
+                name="MPI_Rput_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Rput_c_f08ts
     end interface MPI_Rput
+    interface PMPI_Rput
+        subroutine PMPI_Rput_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
+                name="PMPI_Rput_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rput_f08ts
+        subroutine PMPI_Rput_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
+                name="PMPI_Rput_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rput_c_f08ts
+    end interface PMPI_Rput
     interface MPI_Rget
         subroutine MPI_Rget_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
                 target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
@@ -4589,7 +11505,57 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Rget_f08ts
+        subroutine MPI_Rget_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
+                name="MPI_Rget_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Rget_c_f08ts
     end interface MPI_Rget
+    interface PMPI_Rget
+        subroutine PMPI_Rget_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
+                name="PMPI_Rget_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rget_f08ts
+        subroutine PMPI_Rget_c_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, win, request, ierror) bind(C, &
+                name="PMPI_Rget_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rget_c_f08ts
+    end interface PMPI_Rget
     interface MPI_Raccumulate
         subroutine MPI_Raccumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
                 target_disp, target_count, target_datatype, op, win, request, ierror) bind(C, &
@@ -4608,7 +11574,60 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Raccumulate_f08ts
+        subroutine MPI_Raccumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                target_rank, target_disp, target_count, target_datatype, op, win, request, &
+                ierror) bind(C, name="MPI_Raccumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Raccumulate_c_f08ts
     end interface MPI_Raccumulate
+    interface PMPI_Raccumulate
+        subroutine PMPI_Raccumulate_f08ts(origin_addr, origin_count, origin_datatype, target_rank, &
+                target_disp, target_count, target_datatype, op, win, request, ierror) bind(C, &
+                name="PMPI_Raccumulate_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Raccumulate_f08ts
+        subroutine PMPI_Raccumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                target_rank, target_disp, target_count, target_datatype, op, win, request, &
+                ierror) bind(C, name="PMPI_Raccumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Raccumulate_c_f08ts
+    end interface PMPI_Raccumulate
     interface MPI_Rget_accumulate
         subroutine MPI_Rget_accumulate_f08ts(origin_addr, origin_count, origin_datatype, &
                 result_addr, result_count, result_datatype, target_rank, target_disp, &
@@ -4631,7 +11650,72 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Rget_accumulate_f08ts
+        subroutine MPI_Rget_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                result_addr, result_count, result_datatype, target_rank, target_disp, &
+                target_count, target_datatype, op, win, request, ierror) bind(C, &
+                name="MPI_Rget_accumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            type(*), dimension(..), asynchronous :: result_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: result_count
+            type(MPI_Datatype), intent(in) :: result_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Rget_accumulate_c_f08ts
     end interface MPI_Rget_accumulate
+    interface PMPI_Rget_accumulate
+        subroutine PMPI_Rget_accumulate_f08ts(origin_addr, origin_count, origin_datatype, &
+                result_addr, result_count, result_datatype, target_rank, target_disp, &
+                target_count, target_datatype, op, win, request, ierror) bind(C, &
+                name="PMPI_Rget_accumulate_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer, intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            type(*), dimension(..), asynchronous :: result_addr
+            integer, intent(in) :: result_count
+            type(MPI_Datatype), intent(in) :: result_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer, intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rget_accumulate_f08ts
+        subroutine PMPI_Rget_accumulate_c_f08ts(origin_addr, origin_count, origin_datatype, &
+                result_addr, result_count, result_datatype, target_rank, target_disp, &
+                target_count, target_datatype, op, win, request, ierror) bind(C, &
+                name="PMPI_Rget_accumulate_c_f08ts")
+            import
+            implicit none
+            type(*), dimension(..), intent(in), asynchronous :: origin_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: origin_count
+            type(MPI_Datatype), intent(in) :: origin_datatype
+            type(*), dimension(..), asynchronous :: result_addr
+            integer(kind=MPI_COUNT_KIND), intent(in) :: result_count
+            type(MPI_Datatype), intent(in) :: result_datatype
+            integer, intent(in) :: target_rank
+            integer(kind=MPI_ADDRESS_KIND), intent(in) :: target_disp
+            integer(kind=MPI_COUNT_KIND), intent(in) :: target_count
+            type(MPI_Datatype), intent(in) :: target_datatype
+            type(MPI_Op), intent(in) :: op
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Rget_accumulate_c_f08ts
+    end interface PMPI_Rget_accumulate
     interface MPI_Win_fence
         subroutine MPI_Win_fence_f08(assert, win, ierror)
             import
@@ -4641,6 +11725,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_fence_f08
     end interface MPI_Win_fence
+    interface PMPI_Win_fence
+        subroutine PMPI_Win_fence_f08(assert, win, ierror)
+            import
+            implicit none
+            integer, intent(in) :: assert
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_fence_f08
+    end interface PMPI_Win_fence
     interface MPI_Win_post
         subroutine MPI_Win_post_f08(group, assert, win, ierror)
             import
@@ -4651,6 +11744,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_post_f08
     end interface MPI_Win_post
+    interface PMPI_Win_post
+        subroutine PMPI_Win_post_f08(group, assert, win, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: assert
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_post_f08
+    end interface PMPI_Win_post
     interface MPI_Win_start
         subroutine MPI_Win_start_f08(group, assert, win, ierror)
             import
@@ -4661,6 +11764,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_start_f08
     end interface MPI_Win_start
+    interface PMPI_Win_start
+        subroutine PMPI_Win_start_f08(group, assert, win, ierror)
+            import
+            implicit none
+            type(MPI_Group), intent(in) :: group
+            integer, intent(in) :: assert
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_start_f08
+    end interface PMPI_Win_start
     interface MPI_Win_complete
         subroutine MPI_Win_complete_f08(win, ierror)
             import
@@ -4669,6 +11782,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_complete_f08
     end interface MPI_Win_complete
+    interface PMPI_Win_complete
+        subroutine PMPI_Win_complete_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_complete_f08
+    end interface PMPI_Win_complete
     interface MPI_Win_wait
         subroutine MPI_Win_wait_f08(win, ierror)
             import
@@ -4677,6 +11798,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_wait_f08
     end interface MPI_Win_wait
+    interface PMPI_Win_wait
+        subroutine PMPI_Win_wait_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_wait_f08
+    end interface PMPI_Win_wait
     interface MPI_Win_test
         subroutine MPI_Win_test_f08(win, flag, ierror)
             import
@@ -4686,6 +11815,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_test_f08
     end interface MPI_Win_test
+    interface PMPI_Win_test
+        subroutine PMPI_Win_test_f08(win, flag, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_test_f08
+    end interface PMPI_Win_test
     interface MPI_Win_lock
         subroutine MPI_Win_lock_f08(lock_type, rank, assert, win, ierror)
             import
@@ -4697,6 +11835,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_lock_f08
     end interface MPI_Win_lock
+    interface PMPI_Win_lock
+        subroutine PMPI_Win_lock_f08(lock_type, rank, assert, win, ierror)
+            import
+            implicit none
+            integer, intent(in) :: lock_type
+            integer, intent(in) :: rank
+            integer, intent(in) :: assert
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_lock_f08
+    end interface PMPI_Win_lock
     interface MPI_Win_unlock
         subroutine MPI_Win_unlock_f08(rank, win, ierror)
             import
@@ -4706,6 +11855,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_unlock_f08
     end interface MPI_Win_unlock
+    interface PMPI_Win_unlock
+        subroutine PMPI_Win_unlock_f08(rank, win, ierror)
+            import
+            implicit none
+            integer, intent(in) :: rank
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_unlock_f08
+    end interface PMPI_Win_unlock
     interface MPI_Win_lock_all
         subroutine MPI_Win_lock_all_f08(assert, win, ierror)
             import
@@ -4715,6 +11873,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_lock_all_f08
     end interface MPI_Win_lock_all
+    interface PMPI_Win_lock_all
+        subroutine PMPI_Win_lock_all_f08(assert, win, ierror)
+            import
+            implicit none
+            integer, intent(in) :: assert
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_lock_all_f08
+    end interface PMPI_Win_lock_all
     interface MPI_Win_unlock_all
         subroutine MPI_Win_unlock_all_f08(win, ierror)
             import
@@ -4723,6 +11890,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_unlock_all_f08
     end interface MPI_Win_unlock_all
+    interface PMPI_Win_unlock_all
+        subroutine PMPI_Win_unlock_all_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_unlock_all_f08
+    end interface PMPI_Win_unlock_all
     interface MPI_Win_flush
         subroutine MPI_Win_flush_f08(rank, win, ierror)
             import
@@ -4732,6 +11907,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_flush_f08
     end interface MPI_Win_flush
+    interface PMPI_Win_flush
+        subroutine PMPI_Win_flush_f08(rank, win, ierror)
+            import
+            implicit none
+            integer, intent(in) :: rank
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_flush_f08
+    end interface PMPI_Win_flush
     interface MPI_Win_flush_all
         subroutine MPI_Win_flush_all_f08(win, ierror)
             import
@@ -4740,6 +11924,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_flush_all_f08
     end interface MPI_Win_flush_all
+    interface PMPI_Win_flush_all
+        subroutine PMPI_Win_flush_all_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_flush_all_f08
+    end interface PMPI_Win_flush_all
     interface MPI_Win_flush_local
         subroutine MPI_Win_flush_local_f08(rank, win, ierror)
             import
@@ -4749,6 +11941,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_flush_local_f08
     end interface MPI_Win_flush_local
+    interface PMPI_Win_flush_local
+        subroutine PMPI_Win_flush_local_f08(rank, win, ierror)
+            import
+            implicit none
+            integer, intent(in) :: rank
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_flush_local_f08
+    end interface PMPI_Win_flush_local
     interface MPI_Win_flush_local_all
         subroutine MPI_Win_flush_local_all_f08(win, ierror)
             import
@@ -4757,6 +11958,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_flush_local_all_f08
     end interface MPI_Win_flush_local_all
+    interface PMPI_Win_flush_local_all
+        subroutine PMPI_Win_flush_local_all_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_flush_local_all_f08
+    end interface PMPI_Win_flush_local_all
     interface MPI_Win_sync
         subroutine MPI_Win_sync_f08(win, ierror)
             import
@@ -4765,6 +11974,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_sync_f08
     end interface MPI_Win_sync
+    interface PMPI_Win_sync
+        subroutine PMPI_Win_sync_f08(win, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_sync_f08
+    end interface PMPI_Win_sync
     interface MPI_Win_get_group
         subroutine MPI_Win_get_group_f08(win, group, ierror)
             import
@@ -4774,6 +11991,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_get_group_f08
     end interface MPI_Win_get_group
+    interface PMPI_Win_get_group
+        subroutine PMPI_Win_get_group_f08(win, group, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Group) :: group
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_get_group_f08
+    end interface PMPI_Win_get_group
     interface MPI_Win_set_name
         subroutine MPI_Win_set_name_f08(win, win_name, ierror)
             import
@@ -4783,6 +12009,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_set_name_f08
     end interface MPI_Win_set_name
+    interface PMPI_Win_set_name
+        subroutine PMPI_Win_set_name_f08(win, win_name, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            character(len=*), intent(in) :: win_name
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_set_name_f08
+    end interface PMPI_Win_set_name
     interface MPI_Win_get_name
         subroutine MPI_Win_get_name_f08(win, win_name, resultlen, ierror)
             import
@@ -4793,6 +12028,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_get_name_f08
     end interface MPI_Win_get_name
+    interface PMPI_Win_get_name
+        subroutine PMPI_Win_get_name_f08(win, win_name, resultlen, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            character(len=*) :: win_name
+            integer :: resultlen
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_get_name_f08
+    end interface PMPI_Win_get_name
     interface MPI_Win_set_attr
         subroutine MPI_Win_set_attr_f08(win, win_keyval, attribute_val, ierror)
             import
@@ -4803,6 +12048,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_set_attr_f08
     end interface MPI_Win_set_attr
+    interface PMPI_Win_set_attr
+        subroutine PMPI_Win_set_attr_f08(win, win_keyval, attribute_val, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: win_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_set_attr_f08
+    end interface PMPI_Win_set_attr
     interface MPI_Win_get_attr
         subroutine MPI_Win_get_attr_f08(win, win_keyval, attribute_val, flag, ierror)
             import
@@ -4814,6 +12069,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_get_attr_f08
     end interface MPI_Win_get_attr
+    interface PMPI_Win_get_attr
+        subroutine PMPI_Win_get_attr_f08(win, win_keyval, attribute_val, flag, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: win_keyval
+            integer(kind=MPI_ADDRESS_KIND) :: attribute_val
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_get_attr_f08
+    end interface PMPI_Win_get_attr
     interface MPI_Win_delete_attr
         subroutine MPI_Win_delete_attr_f08(win, win_keyval, ierror)
             import
@@ -4823,6 +12089,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_delete_attr_f08
     end interface MPI_Win_delete_attr
+    interface PMPI_Win_delete_attr
+        subroutine PMPI_Win_delete_attr_f08(win, win_keyval, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: win_keyval
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_delete_attr_f08
+    end interface PMPI_Win_delete_attr
     interface MPI_Win_create_errhandler
         subroutine MPI_Win_create_errhandler_f08(win_errhandler_fn, errhandler, ierror)
             import
@@ -4832,6 +12107,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_create_errhandler_f08
     end interface MPI_Win_create_errhandler
+    interface PMPI_Win_create_errhandler
+        subroutine PMPI_Win_create_errhandler_f08(win_errhandler_fn, errhandler, ierror)
+            import
+            implicit none
+            procedure(MPI_Win_errhandler_function) :: win_errhandler_fn
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_create_errhandler_f08
+    end interface PMPI_Win_create_errhandler
     interface MPI_Win_set_errhandler
         subroutine MPI_Win_set_errhandler_f08(win, errhandler, ierror)
             import
@@ -4841,6 +12125,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_set_errhandler_f08
     end interface MPI_Win_set_errhandler
+    interface PMPI_Win_set_errhandler
+        subroutine PMPI_Win_set_errhandler_f08(win, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Errhandler), intent(in) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_set_errhandler_f08
+    end interface PMPI_Win_set_errhandler
     interface MPI_Win_get_errhandler
         subroutine MPI_Win_get_errhandler_f08(win, errhandler, ierror)
             import
@@ -4850,6 +12143,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_get_errhandler_f08
     end interface MPI_Win_get_errhandler
+    interface PMPI_Win_get_errhandler
+        subroutine PMPI_Win_get_errhandler_f08(win, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_get_errhandler_f08
+    end interface PMPI_Win_get_errhandler
     interface MPI_Win_call_errhandler
         subroutine MPI_Win_call_errhandler_f08(win, errorcode, ierror)
             import
@@ -4859,6 +12161,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_call_errhandler_f08
     end interface MPI_Win_call_errhandler
+    interface PMPI_Win_call_errhandler
+        subroutine PMPI_Win_call_errhandler_f08(win, errorcode, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_call_errhandler_f08
+    end interface PMPI_Win_call_errhandler
     interface MPI_Win_set_info
         subroutine MPI_Win_set_info_f08(win, info, ierror)
             import
@@ -4868,6 +12179,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_set_info_f08
     end interface MPI_Win_set_info
+    interface PMPI_Win_set_info
+        subroutine PMPI_Win_set_info_f08(win, info, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Info), intent(in) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_set_info_f08
+    end interface PMPI_Win_set_info
     interface MPI_Win_get_info
         subroutine MPI_Win_get_info_f08(win, info_used, ierror)
             import
@@ -4877,6 +12197,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_Win_get_info_f08
     end interface MPI_Win_get_info
+    interface PMPI_Win_get_info
+        subroutine PMPI_Win_get_info_f08(win, info_used, ierror)
+            import
+            implicit none
+            type(MPI_Win), intent(in) :: win
+            type(MPI_Info) :: info_used
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Win_get_info_f08
+    end interface PMPI_Win_get_info
     interface MPI_File_open
         subroutine MPI_File_open_f08(comm, filename, amode, info, fh, ierror)
             import
@@ -4889,6 +12218,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_open_f08
     end interface MPI_File_open
+    interface PMPI_File_open
+        subroutine PMPI_File_open_f08(comm, filename, amode, info, fh, ierror)
+            import
+            implicit none
+            type(MPI_Comm), intent(in) :: comm
+            character(len=*), intent(in) :: filename
+            integer, intent(in) :: amode
+            type(MPI_Info), intent(in) :: info
+            type(MPI_File) :: fh
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_open_f08
+    end interface PMPI_File_open
     interface MPI_File_close
         subroutine MPI_File_close_f08(fh, ierror)
             import
@@ -4897,6 +12238,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_close_f08
     end interface MPI_File_close
+    interface PMPI_File_close
+        subroutine PMPI_File_close_f08(fh, ierror)
+            import
+            implicit none
+            type(MPI_File) :: fh
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_close_f08
+    end interface PMPI_File_close
     interface MPI_File_delete
         subroutine MPI_File_delete_f08(filename, info, ierror)
             import
@@ -4906,6 +12255,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_delete_f08
     end interface MPI_File_delete
+    interface PMPI_File_delete
+        subroutine PMPI_File_delete_f08(filename, info, ierror)
+            import
+            implicit none
+            character(len=*), intent(in) :: filename
+            type(MPI_Info), intent(in) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_delete_f08
+    end interface PMPI_File_delete
     interface MPI_File_set_size
         subroutine MPI_File_set_size_f08(fh, size, ierror)
             import
@@ -4915,6 +12273,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_set_size_f08
     end interface MPI_File_set_size
+    interface PMPI_File_set_size
+        subroutine PMPI_File_set_size_f08(fh, size, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_set_size_f08
+    end interface PMPI_File_set_size
     interface MPI_File_preallocate
         subroutine MPI_File_preallocate_f08(fh, size, ierror)
             import
@@ -4924,6 +12291,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_preallocate_f08
     end interface MPI_File_preallocate
+    interface PMPI_File_preallocate
+        subroutine PMPI_File_preallocate_f08(fh, size, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_preallocate_f08
+    end interface PMPI_File_preallocate
     interface MPI_File_get_size
         subroutine MPI_File_get_size_f08(fh, size, ierror)
             import
@@ -4933,6 +12309,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_size_f08
     end interface MPI_File_get_size
+    interface PMPI_File_get_size
+        subroutine PMPI_File_get_size_f08(fh, size, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND) :: size
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_size_f08
+    end interface PMPI_File_get_size
     interface MPI_File_get_group
         subroutine MPI_File_get_group_f08(fh, group, ierror)
             import
@@ -4942,6 +12327,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_group_f08
     end interface MPI_File_get_group
+    interface PMPI_File_get_group
+        subroutine PMPI_File_get_group_f08(fh, group, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(MPI_Group) :: group
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_group_f08
+    end interface PMPI_File_get_group
     interface MPI_File_get_amode
         subroutine MPI_File_get_amode_f08(fh, amode, ierror)
             import
@@ -4951,6 +12345,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_amode_f08
     end interface MPI_File_get_amode
+    interface PMPI_File_get_amode
+        subroutine PMPI_File_get_amode_f08(fh, amode, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer :: amode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_amode_f08
+    end interface PMPI_File_get_amode
     interface MPI_File_set_info
         subroutine MPI_File_set_info_f08(fh, info, ierror)
             import
@@ -4960,6 +12363,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_set_info_f08
     end interface MPI_File_set_info
+    interface PMPI_File_set_info
+        subroutine PMPI_File_set_info_f08(fh, info, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(MPI_Info), intent(in) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_set_info_f08
+    end interface PMPI_File_set_info
     interface MPI_File_get_info
         subroutine MPI_File_get_info_f08(fh, info_used, ierror)
             import
@@ -4969,6 +12381,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_info_f08
     end interface MPI_File_get_info
+    interface PMPI_File_get_info
+        subroutine PMPI_File_get_info_f08(fh, info_used, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(MPI_Info) :: info_used
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_info_f08
+    end interface PMPI_File_get_info
     interface MPI_File_set_view
         subroutine MPI_File_set_view_f08(fh, disp, etype, filetype, datarep, info, ierror)
             import
@@ -4982,6 +12403,19 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_set_view_f08
     end interface MPI_File_set_view
+    interface PMPI_File_set_view
+        subroutine PMPI_File_set_view_f08(fh, disp, etype, filetype, datarep, info, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: disp
+            type(MPI_Datatype), intent(in) :: etype
+            type(MPI_Datatype), intent(in) :: filetype
+            character(len=*), intent(in) :: datarep
+            type(MPI_Info), intent(in) :: info
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_set_view_f08
+    end interface PMPI_File_set_view
     interface MPI_File_get_view
         subroutine MPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
             import
@@ -4994,6 +12428,18 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_view_f08
     end interface MPI_File_get_view
+    interface PMPI_File_get_view
+        subroutine PMPI_File_get_view_f08(fh, disp, etype, filetype, datarep, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND) :: disp
+            type(MPI_Datatype) :: etype
+            type(MPI_Datatype) :: filetype
+            character(len=*) :: datarep
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_view_f08
+    end interface PMPI_File_get_view
     interface MPI_File_seek
         subroutine MPI_File_seek_f08(fh, offset, whence, ierror)
             import
@@ -5004,6 +12450,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_seek_f08
     end interface MPI_File_seek
+    interface PMPI_File_seek
+        subroutine PMPI_File_seek_f08(fh, offset, whence, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            integer, intent(in) :: whence
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_seek_f08
+    end interface PMPI_File_seek
     interface MPI_File_get_position
         subroutine MPI_File_get_position_f08(fh, offset, ierror)
             import
@@ -5013,6 +12469,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_position_f08
     end interface MPI_File_get_position
+    interface PMPI_File_get_position
+        subroutine PMPI_File_get_position_f08(fh, offset, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND) :: offset
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_position_f08
+    end interface PMPI_File_get_position
     interface MPI_File_get_byte_offset
         subroutine MPI_File_get_byte_offset_f08(fh, offset, disp, ierror)
             import
@@ -5023,6 +12488,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_byte_offset_f08
     end interface MPI_File_get_byte_offset
+    interface PMPI_File_get_byte_offset
+        subroutine PMPI_File_get_byte_offset_f08(fh, offset, disp, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            integer(kind=MPI_OFFSET_KIND) :: disp
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_byte_offset_f08
+    end interface PMPI_File_get_byte_offset
     interface MPI_File_seek_shared
         subroutine MPI_File_seek_shared_f08(fh, offset, whence, ierror)
             import
@@ -5033,6 +12508,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_seek_shared_f08
     end interface MPI_File_seek_shared
+    interface PMPI_File_seek_shared
+        subroutine PMPI_File_seek_shared_f08(fh, offset, whence, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            integer, intent(in) :: whence
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_seek_shared_f08
+    end interface PMPI_File_seek_shared
     interface MPI_File_get_position_shared
         subroutine MPI_File_get_position_shared_f08(fh, offset, ierror)
             import
@@ -5042,6 +12527,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_position_shared_f08
     end interface MPI_File_get_position_shared
+    interface PMPI_File_get_position_shared
+        subroutine PMPI_File_get_position_shared_f08(fh, offset, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND) :: offset
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_position_shared_f08
+    end interface PMPI_File_get_position_shared
     interface MPI_File_get_type_extent
         subroutine MPI_File_get_type_extent_f08(fh, datatype, extent, ierror)
             import
@@ -5052,6 +12546,16 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_type_extent_f08
     end interface MPI_File_get_type_extent
+    interface PMPI_File_get_type_extent
+        subroutine PMPI_File_get_type_extent_f08(fh, datatype, extent, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(MPI_Datatype), intent(in) :: datatype
+            integer(kind=MPI_ADDRESS_KIND) :: extent
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_type_extent_f08
+    end interface PMPI_File_get_type_extent
     interface MPI_File_set_atomicity
         subroutine MPI_File_set_atomicity_f08(fh, flag, ierror)
             import
@@ -5061,6 +12565,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_set_atomicity_f08
     end interface MPI_File_set_atomicity
+    interface PMPI_File_set_atomicity
+        subroutine PMPI_File_set_atomicity_f08(fh, flag, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            logical, intent(in) :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_set_atomicity_f08
+    end interface PMPI_File_set_atomicity
     interface MPI_File_get_atomicity
         subroutine MPI_File_get_atomicity_f08(fh, flag, ierror)
             import
@@ -5070,6 +12583,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_atomicity_f08
     end interface MPI_File_get_atomicity
+    interface PMPI_File_get_atomicity
+        subroutine PMPI_File_get_atomicity_f08(fh, flag, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            logical :: flag
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_atomicity_f08
+    end interface PMPI_File_get_atomicity
     interface MPI_File_sync
         subroutine MPI_File_sync_f08(fh, ierror)
             import
@@ -5078,6 +12600,14 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_sync_f08
     end interface MPI_File_sync
+    interface PMPI_File_sync
+        subroutine PMPI_File_sync_f08(fh, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_sync_f08
+    end interface PMPI_File_sync
     interface MPI_File_create_errhandler
         subroutine MPI_File_create_errhandler_f08(file_errhandler_fn, errhandler, ierror)
             import
@@ -5087,6 +12617,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_create_errhandler_f08
     end interface MPI_File_create_errhandler
+    interface PMPI_File_create_errhandler
+        subroutine PMPI_File_create_errhandler_f08(file_errhandler_fn, errhandler, ierror)
+            import
+            implicit none
+            procedure(MPI_File_errhandler_function) :: file_errhandler_fn
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_create_errhandler_f08
+    end interface PMPI_File_create_errhandler
     interface MPI_File_set_errhandler
         subroutine MPI_File_set_errhandler_f08(file, errhandler, ierror)
             import
@@ -5096,6 +12635,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_set_errhandler_f08
     end interface MPI_File_set_errhandler
+    interface PMPI_File_set_errhandler
+        subroutine PMPI_File_set_errhandler_f08(file, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: file
+            type(MPI_Errhandler), intent(in) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_set_errhandler_f08
+    end interface PMPI_File_set_errhandler
     interface MPI_File_get_errhandler
         subroutine MPI_File_get_errhandler_f08(file, errhandler, ierror)
             import
@@ -5105,6 +12653,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_get_errhandler_f08
     end interface MPI_File_get_errhandler
+    interface PMPI_File_get_errhandler
+        subroutine PMPI_File_get_errhandler_f08(file, errhandler, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: file
+            type(MPI_Errhandler) :: errhandler
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_get_errhandler_f08
+    end interface PMPI_File_get_errhandler
     interface MPI_File_call_errhandler
         subroutine MPI_File_call_errhandler_f08(fh, errorcode, ierror)
             import
@@ -5114,6 +12671,15 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_call_errhandler_f08
     end interface MPI_File_call_errhandler
+    interface PMPI_File_call_errhandler
+        subroutine PMPI_File_call_errhandler_f08(fh, errorcode, ierror)
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer, intent(in) :: errorcode
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_call_errhandler_f08
+    end interface PMPI_File_call_errhandler
     interface MPI_File_read_at
         subroutine MPI_File_read_at_f08ts(fh, offset, buf, count, datatype, status, &
                 ierror) bind(C, name="MPI_File_read_at_f08ts")
@@ -5127,7 +12693,45 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_at_f08ts
+        subroutine MPI_File_read_at_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="MPI_File_read_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_at_c_f08ts
     end interface MPI_File_read_at
+    interface PMPI_File_read_at
+        subroutine PMPI_File_read_at_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_read_at_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_f08ts
+        subroutine PMPI_File_read_at_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_read_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_c_f08ts
+    end interface PMPI_File_read_at
     interface MPI_File_read_at_all
         subroutine MPI_File_read_at_all_f08ts(fh, offset, buf, count, datatype, status, &
                 ierror) bind(C, name="MPI_File_read_at_all_f08ts")
@@ -5141,7 +12745,45 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_at_all_f08ts
+        subroutine MPI_File_read_at_all_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="MPI_File_read_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_at_all_c_f08ts
     end interface MPI_File_read_at_all
+    interface PMPI_File_read_at_all
+        subroutine PMPI_File_read_at_all_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_read_at_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_all_f08ts
+        subroutine PMPI_File_read_at_all_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_read_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_all_c_f08ts
+    end interface PMPI_File_read_at_all
     interface MPI_File_iread_at
         subroutine MPI_File_iread_at_f08ts(fh, offset, buf, count, datatype, request, &
                 ierror) bind(C, name="MPI_File_iread_at_f08ts")
@@ -5155,7 +12797,45 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iread_at_f08ts
+        subroutine MPI_File_iread_at_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="MPI_File_iread_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iread_at_c_f08ts
     end interface MPI_File_iread_at
+    interface PMPI_File_iread_at
+        subroutine PMPI_File_iread_at_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iread_at_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_at_f08ts
+        subroutine PMPI_File_iread_at_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iread_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_at_c_f08ts
+    end interface PMPI_File_iread_at
     interface MPI_File_iread_at_all
         subroutine MPI_File_iread_at_all_f08ts(fh, offset, buf, count, datatype, request, &
                 ierror) bind(C, name="MPI_File_iread_at_all_f08ts")
@@ -5169,7 +12849,45 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iread_at_all_f08ts
+        subroutine MPI_File_iread_at_all_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="MPI_File_iread_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iread_at_all_c_f08ts
     end interface MPI_File_iread_at_all
+    interface PMPI_File_iread_at_all
+        subroutine PMPI_File_iread_at_all_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iread_at_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_at_all_f08ts
+        subroutine PMPI_File_iread_at_all_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iread_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_at_all_c_f08ts
+    end interface PMPI_File_iread_at_all
     interface MPI_File_read
         subroutine MPI_File_read_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_read_f08ts")
@@ -5182,7 +12900,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_f08ts
+        subroutine MPI_File_read_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_read_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_c_f08ts
     end interface MPI_File_read
+    interface PMPI_File_read
+        subroutine PMPI_File_read_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_f08ts
+        subroutine PMPI_File_read_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_c_f08ts
+    end interface PMPI_File_read
     interface MPI_File_read_all
         subroutine MPI_File_read_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_read_all_f08ts")
@@ -5195,7 +12948,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_all_f08ts
+        subroutine MPI_File_read_all_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_read_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_all_c_f08ts
     end interface MPI_File_read_all
+    interface PMPI_File_read_all
+        subroutine PMPI_File_read_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_all_f08ts
+        subroutine PMPI_File_read_all_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_all_c_f08ts
+    end interface PMPI_File_read_all
     interface MPI_File_iread
         subroutine MPI_File_iread_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
                 name="MPI_File_iread_f08ts")
@@ -5208,7 +12996,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iread_f08ts
+        subroutine MPI_File_iread_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="MPI_File_iread_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iread_c_f08ts
     end interface MPI_File_iread
+    interface PMPI_File_iread
+        subroutine PMPI_File_iread_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iread_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_f08ts
+        subroutine PMPI_File_iread_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iread_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_c_f08ts
+    end interface PMPI_File_iread
     interface MPI_File_iread_all
         subroutine MPI_File_iread_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
                 name="MPI_File_iread_all_f08ts")
@@ -5221,7 +13044,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iread_all_f08ts
+        subroutine MPI_File_iread_all_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="MPI_File_iread_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iread_all_c_f08ts
     end interface MPI_File_iread_all
+    interface PMPI_File_iread_all
+        subroutine PMPI_File_iread_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iread_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_all_f08ts
+        subroutine PMPI_File_iread_all_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iread_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_all_c_f08ts
+    end interface PMPI_File_iread_all
     interface MPI_File_read_shared
         subroutine MPI_File_read_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_read_shared_f08ts")
@@ -5234,7 +13092,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_shared_f08ts
+        subroutine MPI_File_read_shared_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_read_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_shared_c_f08ts
     end interface MPI_File_read_shared
+    interface PMPI_File_read_shared
+        subroutine PMPI_File_read_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_shared_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_shared_f08ts
+        subroutine PMPI_File_read_shared_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_shared_c_f08ts
+    end interface PMPI_File_read_shared
     interface MPI_File_iread_shared
         subroutine MPI_File_iread_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
                 name="MPI_File_iread_shared_f08ts")
@@ -5247,7 +13140,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iread_shared_f08ts
+        subroutine MPI_File_iread_shared_c_f08ts(fh, buf, count, datatype, request, &
+                ierror) bind(C, name="MPI_File_iread_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iread_shared_c_f08ts
     end interface MPI_File_iread_shared
+    interface PMPI_File_iread_shared
+        subroutine PMPI_File_iread_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iread_shared_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_shared_f08ts
+        subroutine PMPI_File_iread_shared_c_f08ts(fh, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iread_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iread_shared_c_f08ts
+    end interface PMPI_File_iread_shared
     interface MPI_File_read_ordered
         subroutine MPI_File_read_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_read_ordered_f08ts")
@@ -5260,7 +13188,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_ordered_f08ts
+        subroutine MPI_File_read_ordered_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_read_ordered_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_ordered_c_f08ts
     end interface MPI_File_read_ordered
+    interface PMPI_File_read_ordered
+        subroutine PMPI_File_read_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_read_ordered_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_ordered_f08ts
+        subroutine PMPI_File_read_ordered_c_f08ts(fh, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_read_ordered_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_ordered_c_f08ts
+    end interface PMPI_File_read_ordered
     interface MPI_File_read_at_all_begin
         subroutine MPI_File_read_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
                 ierror) bind(C, name="MPI_File_read_at_all_begin_f08ts")
@@ -5273,7 +13236,42 @@ module mpi_f08
             type(MPI_Datatype), intent(in) :: datatype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_at_all_begin_f08ts
+        subroutine MPI_File_read_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, &
+                ierror) bind(C, name="MPI_File_read_at_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_at_all_begin_c_f08ts
     end interface MPI_File_read_at_all_begin
+    interface PMPI_File_read_at_all_begin
+        subroutine PMPI_File_read_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
+                ierror) bind(C, name="PMPI_File_read_at_all_begin_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_all_begin_f08ts
+        subroutine PMPI_File_read_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, &
+                ierror) bind(C, name="PMPI_File_read_at_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_all_begin_c_f08ts
+    end interface PMPI_File_read_at_all_begin
     interface MPI_File_read_all_begin
         subroutine MPI_File_read_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
                 name="MPI_File_read_all_begin_f08ts")
@@ -5285,7 +13283,39 @@ module mpi_f08
             type(MPI_Datatype), intent(in) :: datatype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_all_begin_f08ts
+        subroutine MPI_File_read_all_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="MPI_File_read_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_all_begin_c_f08ts
     end interface MPI_File_read_all_begin
+    interface PMPI_File_read_all_begin
+        subroutine PMPI_File_read_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_read_all_begin_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_all_begin_f08ts
+        subroutine PMPI_File_read_all_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_read_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_all_begin_c_f08ts
+    end interface PMPI_File_read_all_begin
     interface MPI_File_read_ordered_begin
         subroutine MPI_File_read_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
                 name="MPI_File_read_ordered_begin_f08ts")
@@ -5297,7 +13327,39 @@ module mpi_f08
             type(MPI_Datatype), intent(in) :: datatype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_ordered_begin_f08ts
+        subroutine MPI_File_read_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="MPI_File_read_ordered_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_read_ordered_begin_c_f08ts
     end interface MPI_File_read_ordered_begin
+    interface PMPI_File_read_ordered_begin
+        subroutine PMPI_File_read_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_read_ordered_begin_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_ordered_begin_f08ts
+        subroutine PMPI_File_read_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_read_ordered_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_ordered_begin_c_f08ts
+    end interface PMPI_File_read_ordered_begin
     interface MPI_File_write_at
         subroutine MPI_File_write_at_f08ts(fh, offset, buf, count, datatype, status, &
                 ierror) bind(C, name="MPI_File_write_at_f08ts")
@@ -5311,7 +13373,45 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_at_f08ts
+        subroutine MPI_File_write_at_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="MPI_File_write_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_at_c_f08ts
     end interface MPI_File_write_at
+    interface PMPI_File_write_at
+        subroutine PMPI_File_write_at_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_write_at_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_f08ts
+        subroutine PMPI_File_write_at_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_write_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_c_f08ts
+    end interface PMPI_File_write_at
     interface MPI_File_write_at_all
         subroutine MPI_File_write_at_all_f08ts(fh, offset, buf, count, datatype, status, &
                 ierror) bind(C, name="MPI_File_write_at_all_f08ts")
@@ -5325,7 +13425,45 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_at_all_f08ts
+        subroutine MPI_File_write_at_all_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="MPI_File_write_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_at_all_c_f08ts
     end interface MPI_File_write_at_all
+    interface PMPI_File_write_at_all
+        subroutine PMPI_File_write_at_all_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_write_at_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_all_f08ts
+        subroutine PMPI_File_write_at_all_c_f08ts(fh, offset, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_write_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_all_c_f08ts
+    end interface PMPI_File_write_at_all
     interface MPI_File_iwrite_at
         subroutine MPI_File_iwrite_at_f08ts(fh, offset, buf, count, datatype, request, &
                 ierror) bind(C, name="MPI_File_iwrite_at_f08ts")
@@ -5339,7 +13477,45 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iwrite_at_f08ts
+        subroutine MPI_File_iwrite_at_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="MPI_File_iwrite_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iwrite_at_c_f08ts
     end interface MPI_File_iwrite_at
+    interface PMPI_File_iwrite_at
+        subroutine PMPI_File_iwrite_at_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iwrite_at_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_at_f08ts
+        subroutine PMPI_File_iwrite_at_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iwrite_at_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_at_c_f08ts
+    end interface PMPI_File_iwrite_at
     interface MPI_File_iwrite_at_all
         subroutine MPI_File_iwrite_at_all_f08ts(fh, offset, buf, count, datatype, request, &
                 ierror) bind(C, name="MPI_File_iwrite_at_all_f08ts")
@@ -5353,7 +13529,45 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iwrite_at_all_f08ts
+        subroutine MPI_File_iwrite_at_all_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="MPI_File_iwrite_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iwrite_at_all_c_f08ts
     end interface MPI_File_iwrite_at_all
+    interface PMPI_File_iwrite_at_all
+        subroutine PMPI_File_iwrite_at_all_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iwrite_at_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_at_all_f08ts
+        subroutine PMPI_File_iwrite_at_all_c_f08ts(fh, offset, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iwrite_at_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_at_all_c_f08ts
+    end interface PMPI_File_iwrite_at_all
     interface MPI_File_write
         subroutine MPI_File_write_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_write_f08ts")
@@ -5366,7 +13580,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_f08ts
+        subroutine MPI_File_write_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_write_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_c_f08ts
     end interface MPI_File_write
+    interface PMPI_File_write
+        subroutine PMPI_File_write_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_write_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_f08ts
+        subroutine PMPI_File_write_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_write_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_c_f08ts
+    end interface PMPI_File_write
     interface MPI_File_write_all
         subroutine MPI_File_write_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_write_all_f08ts")
@@ -5379,7 +13628,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_all_f08ts
+        subroutine MPI_File_write_all_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_write_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_all_c_f08ts
     end interface MPI_File_write_all
+    interface PMPI_File_write_all
+        subroutine PMPI_File_write_all_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_write_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_all_f08ts
+        subroutine PMPI_File_write_all_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_write_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_all_c_f08ts
+    end interface PMPI_File_write_all
     interface MPI_File_iwrite
         subroutine MPI_File_iwrite_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
                 name="MPI_File_iwrite_f08ts")
@@ -5392,7 +13676,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iwrite_f08ts
+        subroutine MPI_File_iwrite_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="MPI_File_iwrite_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iwrite_c_f08ts
     end interface MPI_File_iwrite
+    interface PMPI_File_iwrite
+        subroutine PMPI_File_iwrite_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iwrite_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_f08ts
+        subroutine PMPI_File_iwrite_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iwrite_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_c_f08ts
+    end interface PMPI_File_iwrite
     interface MPI_File_iwrite_all
         subroutine MPI_File_iwrite_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
                 name="MPI_File_iwrite_all_f08ts")
@@ -5405,7 +13724,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iwrite_all_f08ts
+        subroutine MPI_File_iwrite_all_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="MPI_File_iwrite_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iwrite_all_c_f08ts
     end interface MPI_File_iwrite_all
+    interface PMPI_File_iwrite_all
+        subroutine PMPI_File_iwrite_all_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iwrite_all_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_all_f08ts
+        subroutine PMPI_File_iwrite_all_c_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
+                name="PMPI_File_iwrite_all_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_all_c_f08ts
+    end interface PMPI_File_iwrite_all
     interface MPI_File_write_shared
         subroutine MPI_File_write_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_write_shared_f08ts")
@@ -5418,7 +13772,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_shared_f08ts
+        subroutine MPI_File_write_shared_c_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="MPI_File_write_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_shared_c_f08ts
     end interface MPI_File_write_shared
+    interface PMPI_File_write_shared
+        subroutine PMPI_File_write_shared_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_write_shared_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_shared_f08ts
+        subroutine PMPI_File_write_shared_c_f08ts(fh, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_write_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_shared_c_f08ts
+    end interface PMPI_File_write_shared
     interface MPI_File_iwrite_shared
         subroutine MPI_File_iwrite_shared_f08ts(fh, buf, count, datatype, request, ierror) bind(C, &
                 name="MPI_File_iwrite_shared_f08ts")
@@ -5431,7 +13820,42 @@ module mpi_f08
             type(MPI_Request) :: request
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_iwrite_shared_f08ts
+        subroutine MPI_File_iwrite_shared_c_f08ts(fh, buf, count, datatype, request, &
+                ierror) bind(C, name="MPI_File_iwrite_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_iwrite_shared_c_f08ts
     end interface MPI_File_iwrite_shared
+    interface PMPI_File_iwrite_shared
+        subroutine PMPI_File_iwrite_shared_f08ts(fh, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iwrite_shared_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_shared_f08ts
+        subroutine PMPI_File_iwrite_shared_c_f08ts(fh, buf, count, datatype, request, &
+                ierror) bind(C, name="PMPI_File_iwrite_shared_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Request) :: request
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_iwrite_shared_c_f08ts
+    end interface PMPI_File_iwrite_shared
     interface MPI_File_write_ordered
         subroutine MPI_File_write_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
                 name="MPI_File_write_ordered_f08ts")
@@ -5444,7 +13868,42 @@ module mpi_f08
             type(MPI_Status) :: status
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_ordered_f08ts
+        subroutine MPI_File_write_ordered_c_f08ts(fh, buf, count, datatype, status, &
+                ierror) bind(C, name="MPI_File_write_ordered_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_ordered_c_f08ts
     end interface MPI_File_write_ordered
+    interface PMPI_File_write_ordered
+        subroutine PMPI_File_write_ordered_f08ts(fh, buf, count, datatype, status, ierror) bind(C, &
+                name="PMPI_File_write_ordered_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_ordered_f08ts
+        subroutine PMPI_File_write_ordered_c_f08ts(fh, buf, count, datatype, status, &
+                ierror) bind(C, name="PMPI_File_write_ordered_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), contiguous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_ordered_c_f08ts
+    end interface PMPI_File_write_ordered
     interface MPI_File_write_at_all_begin
         subroutine MPI_File_write_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
                 ierror) bind(C, name="MPI_File_write_at_all_begin_f08ts")
@@ -5457,7 +13916,42 @@ module mpi_f08
             type(MPI_Datatype), intent(in) :: datatype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_at_all_begin_f08ts
+        subroutine MPI_File_write_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, &
+                ierror) bind(C, name="MPI_File_write_at_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_at_all_begin_c_f08ts
     end interface MPI_File_write_at_all_begin
+    interface PMPI_File_write_at_all_begin
+        subroutine PMPI_File_write_at_all_begin_f08ts(fh, offset, buf, count, datatype, &
+                ierror) bind(C, name="PMPI_File_write_at_all_begin_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_all_begin_f08ts
+        subroutine PMPI_File_write_at_all_begin_c_f08ts(fh, offset, buf, count, datatype, &
+                ierror) bind(C, name="PMPI_File_write_at_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_all_begin_c_f08ts
+    end interface PMPI_File_write_at_all_begin
     interface MPI_File_write_all_begin
         subroutine MPI_File_write_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
                 name="MPI_File_write_all_begin_f08ts")
@@ -5469,7 +13963,39 @@ module mpi_f08
             type(MPI_Datatype), intent(in) :: datatype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_all_begin_f08ts
+        subroutine MPI_File_write_all_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="MPI_File_write_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_all_begin_c_f08ts
     end interface MPI_File_write_all_begin
+    interface PMPI_File_write_all_begin
+        subroutine PMPI_File_write_all_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_write_all_begin_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_all_begin_f08ts
+        subroutine PMPI_File_write_all_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_write_all_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_all_begin_c_f08ts
+    end interface PMPI_File_write_all_begin
     interface MPI_File_write_ordered_begin
         subroutine MPI_File_write_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
                 name="MPI_File_write_ordered_begin_f08ts")
@@ -5481,7 +14007,39 @@ module mpi_f08
             type(MPI_Datatype), intent(in) :: datatype
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_ordered_begin_f08ts
+        subroutine MPI_File_write_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="MPI_File_write_ordered_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_File_write_ordered_begin_c_f08ts
     end interface MPI_File_write_ordered_begin
+    interface PMPI_File_write_ordered_begin
+        subroutine PMPI_File_write_ordered_begin_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_write_ordered_begin_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer, intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_ordered_begin_f08ts
+        subroutine PMPI_File_write_ordered_begin_c_f08ts(fh, buf, count, datatype, ierror) bind(C, &
+                name="PMPI_File_write_ordered_begin_c_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            integer(kind=MPI_COUNT_KIND), intent(in) :: count
+            type(MPI_Datatype), intent(in) :: datatype
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_ordered_begin_c_f08ts
+    end interface PMPI_File_write_ordered_begin
     interface MPI_File_read_at_all_end
         subroutine MPI_File_read_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
                 name="MPI_File_read_at_all_end_f08ts")
@@ -5493,6 +14051,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_at_all_end_f08ts
     end interface MPI_File_read_at_all_end
+    interface PMPI_File_read_at_all_end
+        subroutine PMPI_File_read_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+                name="PMPI_File_read_at_all_end_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_at_all_end_f08ts
+    end interface PMPI_File_read_at_all_end
     interface MPI_File_read_all_end
         subroutine MPI_File_read_all_end_f08ts(fh, buf, status, ierror) bind(C, &
                 name="MPI_File_read_all_end_f08ts")
@@ -5504,6 +14073,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_all_end_f08ts
     end interface MPI_File_read_all_end
+    interface PMPI_File_read_all_end
+        subroutine PMPI_File_read_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+                name="PMPI_File_read_all_end_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_all_end_f08ts
+    end interface PMPI_File_read_all_end
     interface MPI_File_read_ordered_end
         subroutine MPI_File_read_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
                 name="MPI_File_read_ordered_end_f08ts")
@@ -5515,6 +14095,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_read_ordered_end_f08ts
     end interface MPI_File_read_ordered_end
+    interface PMPI_File_read_ordered_end
+        subroutine PMPI_File_read_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
+                name="PMPI_File_read_ordered_end_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), asynchronous :: buf
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_read_ordered_end_f08ts
+    end interface PMPI_File_read_ordered_end
     interface MPI_File_write_at_all_end
         subroutine MPI_File_write_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
                 name="MPI_File_write_at_all_end_f08ts")
@@ -5526,6 +14117,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_at_all_end_f08ts
     end interface MPI_File_write_at_all_end
+    interface PMPI_File_write_at_all_end
+        subroutine PMPI_File_write_at_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+                name="PMPI_File_write_at_all_end_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_at_all_end_f08ts
+    end interface PMPI_File_write_at_all_end
     interface MPI_File_write_all_end
         subroutine MPI_File_write_all_end_f08ts(fh, buf, status, ierror) bind(C, &
                 name="MPI_File_write_all_end_f08ts")
@@ -5537,6 +14139,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_all_end_f08ts
     end interface MPI_File_write_all_end
+    interface PMPI_File_write_all_end
+        subroutine PMPI_File_write_all_end_f08ts(fh, buf, status, ierror) bind(C, &
+                name="PMPI_File_write_all_end_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_all_end_f08ts
+    end interface PMPI_File_write_all_end
     interface MPI_File_write_ordered_end
         subroutine MPI_File_write_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
                 name="MPI_File_write_ordered_end_f08ts")
@@ -5548,6 +14161,17 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine MPI_File_write_ordered_end_f08ts
     end interface MPI_File_write_ordered_end
+    interface PMPI_File_write_ordered_end
+        subroutine PMPI_File_write_ordered_end_f08ts(fh, buf, status, ierror) bind(C, &
+                name="PMPI_File_write_ordered_end_f08ts")
+            import
+            implicit none
+            type(MPI_File), intent(in) :: fh
+            type(*), dimension(..), intent(in), asynchronous :: buf
+            type(MPI_Status) :: status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_File_write_ordered_end_f08ts
+    end interface PMPI_File_write_ordered_end
     interface MPI_Sizeof
         subroutine MPI_Sizeof_integer1(x, size, ierror)
             implicit none

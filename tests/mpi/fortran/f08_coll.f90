@@ -1,6 +1,6 @@
 ! f08_coll.f90 - collectives through `use mpi_f08`: bcast, reduce, allreduce (and with
 ! MPI_IN_PLACE), gather(v), scatter(v), allgather(v), alltoall(v,w), reduce_scatter(_block),
-! scan, exscan, barrier, the nonblocking ibarrier/ibcast/iallreduce/ialltoall/igather, and a
+! scan, exscan, barrier, a large-count allreduce, the nonblocking ibarrier/ibcast/iallreduce/ialltoall/igather, and a
 ! user reduction (not commutative) written against the f08 MPI_User_function interface (TYPE(C_PTR) buffers).
 module f08_coll_ops
     use mpi_f08
@@ -57,6 +57,9 @@ program f08_coll
         call fail('allreduce in place')
     call MPI_Allreduce(rank, value, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)
     if (value /= nprocs - 1) call fail('allreduce max')
+    value = -1
+    call MPI_Allreduce(rank, value, 1_MPI_COUNT_KIND, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD)
+    if (value /= 0) call fail('large-count allreduce')
 
     ! Gather / scatter and their v forms (rank i contributes i+1 elements).
     call MPI_Gather(rank * 2, 1, MPI_INTEGER, recvbuf, 1, MPI_INTEGER, 0, MPI_COMM_WORLD)

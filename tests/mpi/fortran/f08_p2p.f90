@@ -4,7 +4,8 @@
 ! ASYNCHRONOUS buffers completed by waitall/waitany/waitsome/testall/testany/testsome,
 ! probe/iprobe/mprobe/mrecv, persistent send_init/recv_init/start/startall, request_free,
 ! cancel/test_cancelled, a strided section in a blocking send (copied by the compiler) and in
-! MPI_Isend (refused with MPI_ERR_BUFFER), and TYPE(MPI_Request) comparison.
+! MPI_Isend (refused with MPI_ERR_BUFFER), TYPE(MPI_Request) comparison, large-count
+! forms (INTEGER(KIND=MPI_COUNT_KIND) counts) and a PMPI_ name.
 program f08_p2p
     use mpi_f08
     use, intrinsic :: iso_c_binding, only: c_ptr
@@ -20,6 +21,7 @@ program f08_p2p
     integer(kind=1), allocatable :: bsend_buffer(:)
     type(c_ptr) :: detached
     integer :: detached_size
+    integer(kind=MPI_COUNT_KIND) :: bigcount
     logical :: flag
 
     errs = 0
@@ -54,6 +56,19 @@ program f08_p2p
     call MPI_Sendrecv_replace(token, 1, MPI_INTEGER, dest=right, sendtag=4, source=left, &
                               recvtag=4, comm=MPI_COMM_WORLD, status=status, ierror=ierr)
     if (token /= left .or. ierr /= MPI_SUCCESS) call fail('sendrecv_replace')
+
+    ! Large-count forms: the same generic with INTEGER(KIND=MPI_COUNT_KIND) counts; and the
+    ! profiling names.
+    x = [(dble(rank) * i, i = 1, 10)]
+    bigcount = 10
+    call MPI_Sendrecv(x, bigcount, MPI_DOUBLE_PRECISION, right, 9, y, bigcount, &
+                      MPI_DOUBLE_PRECISION, left, 9, MPI_COMM_WORLD, status)
+    bigcount = -1
+    call MPI_Get_count(status, MPI_DOUBLE_PRECISION, bigcount)
+    if (bigcount /= 10 .or. any(abs(y - [(dble(left) * i, i = 1, 10)]) > 0)) &
+        call fail('large-count sendrecv')
+    call PMPI_Comm_rank(MPI_COMM_WORLD, i)
+    if (i /= rank) call fail('PMPI_Comm_rank')
 
     ! Synchronous and ready sends (the receive is posted before the barrier).
     call MPI_Irecv(rbuf, 1, MPI_INTEGER, left, 5, MPI_COMM_WORLD, req)
