@@ -10,6 +10,7 @@
 void pmpi_init_(MPI_Fint *ierror);
 void pmpi_init_f08_(MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_init_(&f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -19,6 +20,7 @@ void pmpi_init_f08_(MPI_Fint *ierror)
 void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);
 void pmpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_init_thread_(required, provided, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -28,6 +30,7 @@ void pmpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fin
 void pmpi_finalize_(MPI_Fint *ierror);
 void pmpi_finalize_f08_(MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_finalize_(&f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -37,6 +40,7 @@ void pmpi_finalize_f08_(MPI_Fint *ierror)
 void pmpi_initialized_(MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_initialized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_initialized_(flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -46,6 +50,7 @@ void pmpi_initialized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 void pmpi_finalized_(MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_finalized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_finalized_(flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -55,6 +60,7 @@ void pmpi_finalized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 void pmpi_abort_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_abort_f08_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abort_(comm, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -64,6 +70,7 @@ void pmpi_abort_f08_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *
 void pmpi_query_thread_(MPI_Fint *provided, MPI_Fint *ierror);
 void pmpi_query_thread_f08_(MPI_Fint *provided, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_query_thread_(provided, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -73,6 +80,7 @@ void pmpi_query_thread_f08_(MPI_Fint *provided, MPI_Fint *ierror)
 void pmpi_is_thread_main_(MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_is_thread_main_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_is_thread_main_(flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -83,6 +91,7 @@ void pmpi_get_processor_name_(char *name, MPI_Fint *resultlen, MPI_Fint *ierror,
 void pmpi_get_processor_name_f08_(char *name, MPI_Fint *resultlen, MPI_Fint *ierror,
                                   size_t name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_processor_name_(name, resultlen, &f08_error, name_len);
     f08_set_ierror(ierror, f08_error);
@@ -92,6 +101,7 @@ void pmpi_get_processor_name_f08_(char *name, MPI_Fint *resultlen, MPI_Fint *ier
 void pmpi_get_version_(MPI_Fint *version, MPI_Fint *subversion, MPI_Fint *ierror);
 void pmpi_get_version_f08_(MPI_Fint *version, MPI_Fint *subversion, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_version_(version, subversion, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -103,6 +113,7 @@ void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ier
 void pmpi_get_library_version_f08_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror,
                                    size_t version_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_library_version_(version, resultlen, &f08_error, version_len);
     f08_set_ierror(ierror, f08_error);
@@ -113,6 +124,7 @@ void pmpi_alloc_mem_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr, 
 void pmpi_alloc_mem_f08_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_alloc_mem_(size, info, baseptr, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -134,6 +146,7 @@ void pmpi_session_init_(const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fi
 void pmpi_session_init_f08_(const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fint *session,
                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_init_(info, errhandler, session, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -143,6 +156,7 @@ void pmpi_session_init_f08_(const MPI_Fint *info, const MPI_Fint *errhandler, MP
 void pmpi_session_finalize_(MPI_Fint *session, MPI_Fint *ierror);
 void pmpi_session_finalize_f08_(MPI_Fint *session, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_finalize_(session, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -152,6 +166,7 @@ void pmpi_session_finalize_f08_(MPI_Fint *session, MPI_Fint *ierror)
 void pmpi_session_get_info_(const MPI_Fint *session, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_session_get_info_f08_(const MPI_Fint *session, MPI_Fint *info_used, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_info_(session, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -163,6 +178,7 @@ void pmpi_session_get_num_psets_(const MPI_Fint *session, const MPI_Fint *info,
 void pmpi_session_get_num_psets_f08_(const MPI_Fint *session, const MPI_Fint *info,
                                      MPI_Fint *npset_names, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_num_psets_(session, info, npset_names, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -176,6 +192,7 @@ void pmpi_session_get_nth_pset_f08_(const MPI_Fint *session, const MPI_Fint *inf
                                     const MPI_Fint *n, MPI_Fint *pset_len, char *pset_name,
                                     MPI_Fint *ierror, size_t pset_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_nth_pset_(session, info, n, pset_len, pset_name, &f08_error, pset_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -187,6 +204,7 @@ void pmpi_session_get_pset_info_(const MPI_Fint *session, const char *pset_name,
 void pmpi_session_get_pset_info_f08_(const MPI_Fint *session, const char *pset_name, MPI_Fint *info,
                                      MPI_Fint *ierror, size_t pset_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_pset_info_(session, pset_name, info, &f08_error, pset_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -198,6 +216,7 @@ void pmpi_group_from_session_pset_(const MPI_Fint *session, const char *pset_nam
 void pmpi_group_from_session_pset_f08_(const MPI_Fint *session, const char *pset_name,
                                        MPI_Fint *newgroup, MPI_Fint *ierror, size_t pset_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_from_session_pset_(session, pset_name, newgroup, &f08_error, pset_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -209,6 +228,7 @@ void pmpi_session_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhan
 void pmpi_session_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -220,6 +240,7 @@ void pmpi_session_set_errhandler_(const MPI_Fint *session, const MPI_Fint *errha
 void pmpi_session_set_errhandler_f08_(const MPI_Fint *session, const MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_set_errhandler_(session, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -230,6 +251,7 @@ void pmpi_session_get_errhandler_(const MPI_Fint *session, MPI_Fint *errhandler,
 void pmpi_session_get_errhandler_f08_(const MPI_Fint *session, MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_errhandler_(session, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -241,6 +263,7 @@ void pmpi_session_call_errhandler_(const MPI_Fint *session, const MPI_Fint *erro
 void pmpi_session_call_errhandler_f08_(const MPI_Fint *session, const MPI_Fint *errorcode,
                                        MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_call_errhandler_(session, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -252,11 +275,11 @@ void pmpi_session_attach_buffer_(const MPI_Fint *session, void *buffer, const MP
 void PMPI_Session_attach_buffer_f08ts(const MPI_Fint *session, CFI_cdesc_t *buffer,
                                       const MPI_Fint *size, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Session_attach_buffer", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Session_attach_buffer", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_session_attach_buffer_(session, c_buffer, size, &f08_error);
+    pmpi_session_attach_buffer_(session, c_buffer.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Session_attach_buffer_f08ts = PMPI_Session_attach_buffer_f08ts
@@ -270,11 +293,11 @@ static void pmpi_session_attach_buffer_c_(const MPI_Fint *session, void *buffer,
 void PMPI_Session_attach_buffer_c_f08ts(const MPI_Fint *session, CFI_cdesc_t *buffer,
                                         const MPI_Count *size, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Session_attach_buffer_c", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Session_attach_buffer_c", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_session_attach_buffer_c_(session, c_buffer, size, &f08_error);
+    pmpi_session_attach_buffer_c_(session, c_buffer.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Session_attach_buffer_c_f08ts = PMPI_Session_attach_buffer_c_f08ts
@@ -282,6 +305,7 @@ void PMPI_Session_attach_buffer_c_f08ts(const MPI_Fint *session, CFI_cdesc_t *bu
 void pmpi_session_flush_buffer_(const MPI_Fint *session, MPI_Fint *ierror);
 void pmpi_session_flush_buffer_f08_(const MPI_Fint *session, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_flush_buffer_(session, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -291,6 +315,7 @@ void pmpi_session_flush_buffer_f08_(const MPI_Fint *session, MPI_Fint *ierror)
 void pmpi_session_iflush_buffer_(const MPI_Fint *session, MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_session_iflush_buffer_f08_(const MPI_Fint *session, MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_iflush_buffer_(session, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -301,6 +326,7 @@ void pmpi_comm_set_errhandler_(const MPI_Fint *comm, const MPI_Fint *errhandler,
 void pmpi_comm_set_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errhandler,
                                    MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_errhandler_(comm, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -310,6 +336,7 @@ void pmpi_comm_set_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errhand
 void pmpi_comm_get_errhandler_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_comm_get_errhandler_f08_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_errhandler_(comm, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -321,6 +348,7 @@ void pmpi_comm_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
 void pmpi_comm_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -331,6 +359,7 @@ void pmpi_comm_call_errhandler_(const MPI_Fint *comm, const MPI_Fint *errorcode,
 void pmpi_comm_call_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errorcode,
                                     MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_call_errhandler_(comm, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -340,6 +369,7 @@ void pmpi_comm_call_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errorc
 void pmpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_errhandler_free_f08_(MPI_Fint *errhandler, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_errhandler_free_(errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -351,6 +381,7 @@ void pmpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint *resul
 void pmpi_error_string_f08_(const MPI_Fint *errorcode, char *string, MPI_Fint *resultlen,
                             MPI_Fint *ierror, size_t string_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_error_string_(errorcode, string, resultlen, &f08_error, string_len);
     f08_set_ierror(ierror, f08_error);
@@ -360,6 +391,7 @@ void pmpi_error_string_f08_(const MPI_Fint *errorcode, char *string, MPI_Fint *r
 void pmpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror);
 void pmpi_error_class_f08_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_error_class_(errorcode, errorclass, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -369,6 +401,7 @@ void pmpi_error_class_f08_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_
 void pmpi_add_error_class_(MPI_Fint *errorclass, MPI_Fint *ierror);
 void pmpi_add_error_class_f08_(MPI_Fint *errorclass, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_add_error_class_(errorclass, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -378,6 +411,7 @@ void pmpi_add_error_class_f08_(MPI_Fint *errorclass, MPI_Fint *ierror)
 void pmpi_add_error_code_(const MPI_Fint *errorclass, MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_add_error_code_f08_(const MPI_Fint *errorclass, MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_add_error_code_(errorclass, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -389,6 +423,7 @@ void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_F
 void pmpi_add_error_string_f08_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror,
                                 size_t string_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_add_error_string_(errorcode, string, &f08_error, string_len);
     f08_set_ierror(ierror, f08_error);
@@ -398,6 +433,7 @@ void pmpi_add_error_string_f08_(const MPI_Fint *errorcode, const char *string, M
 void pmpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror);
 void pmpi_remove_error_class_f08_(const MPI_Fint *errorclass, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_remove_error_class_(errorclass, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -407,6 +443,7 @@ void pmpi_remove_error_class_f08_(const MPI_Fint *errorclass, MPI_Fint *ierror)
 void pmpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_remove_error_code_f08_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_remove_error_code_(errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -416,6 +453,7 @@ void pmpi_remove_error_code_f08_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 void pmpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_remove_error_string_f08_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_remove_error_string_(errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -428,11 +466,12 @@ void PMPI_Send_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *da
                      const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                      MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Send", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Send", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_send_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_send_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Send_f08ts = PMPI_Send_f08ts
@@ -449,11 +488,12 @@ void PMPI_Send_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint 
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Send_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Send_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_send_c_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_send_c_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Send_c_f08ts = PMPI_Send_c_f08ts
@@ -464,11 +504,12 @@ void PMPI_Recv_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *da
                      const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                      MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Recv", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Recv", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_recv_(c_buf, count, datatype, source, tag, comm, status, &f08_error);
+    pmpi_recv_(c_buf.address, count, datatype, source, tag, comm, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Recv_f08ts = PMPI_Recv_f08ts
@@ -485,11 +526,12 @@ void PMPI_Recv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint 
                        const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Recv_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Recv_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_recv_c_(c_buf, count, datatype, source, tag, comm, status, &f08_error);
+    pmpi_recv_c_(c_buf.address, count, datatype, source, tag, comm, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Recv_c_f08ts = PMPI_Recv_c_f08ts
@@ -500,11 +542,12 @@ void PMPI_Ssend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Ssend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Ssend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ssend_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_ssend_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ssend_f08ts = PMPI_Ssend_f08ts
@@ -521,11 +564,12 @@ void PMPI_Ssend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Ssend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Ssend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ssend_c_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_ssend_c_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ssend_c_f08ts = PMPI_Ssend_c_f08ts
@@ -536,11 +580,12 @@ void PMPI_Rsend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Rsend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Rsend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rsend_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_rsend_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rsend_f08ts = PMPI_Rsend_f08ts
@@ -557,11 +602,12 @@ void PMPI_Rsend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Rsend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Rsend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rsend_c_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_rsend_c_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rsend_c_f08ts = PMPI_Rsend_c_f08ts
@@ -572,11 +618,12 @@ void PMPI_Bsend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Bsend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Bsend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bsend_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_bsend_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bsend_f08ts = PMPI_Bsend_f08ts
@@ -593,11 +640,12 @@ void PMPI_Bsend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Bsend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Bsend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bsend_c_(c_buf, count, datatype, dest, tag, comm, &f08_error);
+    pmpi_bsend_c_(c_buf.address, count, datatype, dest, tag, comm, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bsend_c_f08ts = PMPI_Bsend_c_f08ts
@@ -609,11 +657,11 @@ void PMPI_Isend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Isend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isend_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_isend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isend_f08ts = PMPI_Isend_f08ts
@@ -632,11 +680,11 @@ void PMPI_Isend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Isend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isend_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_isend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isend_c_f08ts = PMPI_Isend_c_f08ts
@@ -648,11 +696,11 @@ void PMPI_Issend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Issend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Issend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_issend_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_issend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Issend_f08ts = PMPI_Issend_f08ts
@@ -671,11 +719,11 @@ void PMPI_Issend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fin
                          const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Issend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Issend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_issend_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_issend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Issend_c_f08ts = PMPI_Issend_c_f08ts
@@ -687,11 +735,11 @@ void PMPI_Irsend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Irsend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irsend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irsend_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_irsend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irsend_f08ts = PMPI_Irsend_f08ts
@@ -710,11 +758,11 @@ void PMPI_Irsend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fin
                          const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Irsend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irsend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irsend_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_irsend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irsend_c_f08ts = PMPI_Irsend_c_f08ts
@@ -726,11 +774,11 @@ void PMPI_Ibsend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Ibsend", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ibsend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibsend_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ibsend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibsend_f08ts = PMPI_Ibsend_f08ts
@@ -749,11 +797,11 @@ void PMPI_Ibsend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fin
                          const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Ibsend_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ibsend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibsend_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ibsend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibsend_c_f08ts = PMPI_Ibsend_c_f08ts
@@ -764,11 +812,11 @@ void PMPI_Irecv_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Irecv", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irecv", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irecv_(c_buf, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_irecv_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irecv_f08ts = PMPI_Irecv_f08ts
@@ -787,11 +835,11 @@ void PMPI_Irecv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Irecv_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irecv_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irecv_c_(c_buf, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_irecv_c_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irecv_c_f08ts = PMPI_Irecv_c_f08ts
@@ -799,11 +847,11 @@ void PMPI_Irecv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
 void pmpi_buffer_attach_(void *buffer, const MPI_Fint *size, MPI_Fint *ierror);
 void PMPI_Buffer_attach_f08ts(CFI_cdesc_t *buffer, const MPI_Fint *size, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Buffer_attach", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Buffer_attach", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_buffer_attach_(c_buffer, size, &f08_error);
+    pmpi_buffer_attach_(c_buffer.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Buffer_attach_f08ts = PMPI_Buffer_attach_f08ts
@@ -815,11 +863,11 @@ static void pmpi_buffer_attach_c_(void *buffer, const MPI_Count *size, MPI_Fint 
 
 void PMPI_Buffer_attach_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *size, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Buffer_attach_c", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Buffer_attach_c", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_buffer_attach_c_(c_buffer, size, &f08_error);
+    pmpi_buffer_attach_c_(c_buffer.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Buffer_attach_c_f08ts = PMPI_Buffer_attach_c_f08ts
@@ -827,6 +875,7 @@ void PMPI_Buffer_attach_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *size, MPI_
 void pmpi_buffer_flush_(MPI_Fint *ierror);
 void pmpi_buffer_flush_f08_(MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_buffer_flush_(&f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -836,6 +885,7 @@ void pmpi_buffer_flush_f08_(MPI_Fint *ierror)
 void pmpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_buffer_iflush_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_buffer_iflush_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -847,11 +897,11 @@ void pmpi_comm_attach_buffer_(const MPI_Fint *comm, void *buffer, const MPI_Fint
 void PMPI_Comm_attach_buffer_f08ts(const MPI_Fint *comm, CFI_cdesc_t *buffer, const MPI_Fint *size,
                                    MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Comm_attach_buffer", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Comm_attach_buffer", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_comm_attach_buffer_(comm, c_buffer, size, &f08_error);
+    pmpi_comm_attach_buffer_(comm, c_buffer.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Comm_attach_buffer_f08ts = PMPI_Comm_attach_buffer_f08ts
@@ -865,11 +915,11 @@ static void pmpi_comm_attach_buffer_c_(const MPI_Fint *comm, void *buffer, const
 void PMPI_Comm_attach_buffer_c_f08ts(const MPI_Fint *comm, CFI_cdesc_t *buffer,
                                      const MPI_Count *size, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Comm_attach_buffer_c", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Comm_attach_buffer_c", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_comm_attach_buffer_c_(comm, c_buffer, size, &f08_error);
+    pmpi_comm_attach_buffer_c_(comm, c_buffer.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Comm_attach_buffer_c_f08ts = PMPI_Comm_attach_buffer_c_f08ts
@@ -877,6 +927,7 @@ void PMPI_Comm_attach_buffer_c_f08ts(const MPI_Fint *comm, CFI_cdesc_t *buffer,
 void pmpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_comm_flush_buffer_f08_(const MPI_Fint *comm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_flush_buffer_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -886,6 +937,7 @@ void pmpi_comm_flush_buffer_f08_(const MPI_Fint *comm, MPI_Fint *ierror)
 void pmpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_comm_iflush_buffer_f08_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_iflush_buffer_(comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -903,15 +955,18 @@ void PMPI_Sendrecv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const 
                          const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm,
                          MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Sendrecv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Sendrecv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Sendrecv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Sendrecv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_sendrecv_(c_sendbuf, sendcount, sendtype, dest, sendtag, c_recvbuf, recvcount, recvtype,
-                   source, recvtag, comm, status, &f08_error);
+    pmpi_sendrecv_(c_sendbuf.address, sendcount, sendtype, dest, sendtag, c_recvbuf.address,
+                   recvcount, recvtype, source, recvtag, comm, status, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Sendrecv_f08ts = PMPI_Sendrecv_f08ts
@@ -935,15 +990,18 @@ void PMPI_Sendrecv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                            const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *status,
                            MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Sendrecv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Sendrecv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Sendrecv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Sendrecv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_sendrecv_c_(c_sendbuf, sendcount, sendtype, dest, sendtag, c_recvbuf, recvcount, recvtype,
-                     source, recvtag, comm, status, &f08_error);
+    pmpi_sendrecv_c_(c_sendbuf.address, sendcount, sendtype, dest, sendtag, c_recvbuf.address,
+                     recvcount, recvtype, source, recvtag, comm, status, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Sendrecv_c_f08ts = PMPI_Sendrecv_c_f08ts
@@ -957,12 +1015,13 @@ void PMPI_Sendrecv_replace_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const 
                                  const MPI_Fint *source, const MPI_Fint *recvtag,
                                  const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Sendrecv_replace", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Sendrecv_replace", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_sendrecv_replace_(c_buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
-                           &f08_error);
+    pmpi_sendrecv_replace_(c_buf.address, count, datatype, dest, sendtag, source, recvtag, comm,
+                           status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Sendrecv_replace_f08ts = PMPI_Sendrecv_replace_f08ts
@@ -983,12 +1042,13 @@ void PMPI_Sendrecv_replace_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count,
                                    const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *status,
                                    MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Sendrecv_replace_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Sendrecv_replace_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_sendrecv_replace_c_(c_buf, count, datatype, dest, sendtag, source, recvtag, comm, status,
-                             &f08_error);
+    pmpi_sendrecv_replace_c_(c_buf.address, count, datatype, dest, sendtag, source, recvtag, comm,
+                             status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Sendrecv_replace_c_f08ts = PMPI_Sendrecv_replace_c_f08ts
@@ -1004,15 +1064,16 @@ void PMPI_Isendrecv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const
                           const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Isendrecv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Isendrecv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Isendrecv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Isendrecv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_(c_sendbuf, sendcount, sendtype, dest, sendtag, c_recvbuf, recvcount, recvtype,
-                    source, recvtag, comm, request, &f08_error);
+    pmpi_isendrecv_(c_sendbuf.address, sendcount, sendtype, dest, sendtag, c_recvbuf.address,
+                    recvcount, recvtype, source, recvtag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_f08ts = PMPI_Isendrecv_f08ts
@@ -1038,15 +1099,16 @@ void PMPI_Isendrecv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                             const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Isendrecv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Isendrecv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Isendrecv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Isendrecv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_c_(c_sendbuf, sendcount, sendtype, dest, sendtag, c_recvbuf, recvcount, recvtype,
-                      source, recvtag, comm, request, &f08_error);
+    pmpi_isendrecv_c_(c_sendbuf.address, sendcount, sendtype, dest, sendtag, c_recvbuf.address,
+                      recvcount, recvtype, source, recvtag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_c_f08ts = PMPI_Isendrecv_c_f08ts
@@ -1060,12 +1122,12 @@ void PMPI_Isendrecv_replace_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const
                                   const MPI_Fint *source, const MPI_Fint *recvtag,
                                   const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Isendrecv_replace", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isendrecv_replace", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_replace_(c_buf, count, datatype, dest, sendtag, source, recvtag, comm, request,
-                            &f08_error);
+    pmpi_isendrecv_replace_(c_buf.address, count, datatype, dest, sendtag, source, recvtag, comm,
+                            request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_replace_f08ts = PMPI_Isendrecv_replace_f08ts
@@ -1088,12 +1150,12 @@ void PMPI_Isendrecv_replace_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count,
                                     const MPI_Fint *recvtag, const MPI_Fint *comm,
                                     MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Isendrecv_replace_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isendrecv_replace_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_replace_c_(c_buf, count, datatype, dest, sendtag, source, recvtag, comm, request,
-                              &f08_error);
+    pmpi_isendrecv_replace_c_(c_buf.address, count, datatype, dest, sendtag, source, recvtag, comm,
+                              request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_replace_c_f08ts = PMPI_Isendrecv_replace_c_f08ts
@@ -1103,6 +1165,7 @@ void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *co
 void pmpi_probe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                      MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_probe_(source, tag, comm, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1114,6 +1177,7 @@ void pmpi_iprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *c
 void pmpi_iprobe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_iprobe_(source, tag, comm, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1125,6 +1189,7 @@ void pmpi_mprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *c
 void pmpi_mprobe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_mprobe_(source, tag, comm, message, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1136,6 +1201,7 @@ void pmpi_improbe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *
 void pmpi_improbe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_improbe_(source, tag, comm, flag, message, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1147,11 +1213,12 @@ void pmpi_mrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MPI
 void PMPI_Mrecv_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *datatype,
                       MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Mrecv", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Mrecv", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_mrecv_(c_buf, count, datatype, message, status, &f08_error);
+    pmpi_mrecv_(c_buf.address, count, datatype, message, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Mrecv_f08ts = PMPI_Mrecv_f08ts
@@ -1168,11 +1235,12 @@ static void pmpi_mrecv_c_(void *buf, const MPI_Count *count, const MPI_Fint *dat
 void PMPI_Mrecv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint *datatype,
                         MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Mrecv_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_Mrecv_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_mrecv_c_(c_buf, count, datatype, message, status, &f08_error);
+    pmpi_mrecv_c_(c_buf.address, count, datatype, message, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Mrecv_c_f08ts = PMPI_Mrecv_c_f08ts
@@ -1182,11 +1250,11 @@ void pmpi_imrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MP
 void PMPI_Imrecv_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *datatype,
                        MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Imrecv", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Imrecv", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_imrecv_(c_buf, count, datatype, message, request, &f08_error);
+    pmpi_imrecv_(c_buf.address, count, datatype, message, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Imrecv_f08ts = PMPI_Imrecv_f08ts
@@ -1205,11 +1273,11 @@ static void pmpi_imrecv_c_(void *buf, const MPI_Count *count, const MPI_Fint *da
 void PMPI_Imrecv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint *datatype,
                          MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Imrecv_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Imrecv_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_imrecv_c_(c_buf, count, datatype, message, request, &f08_error);
+    pmpi_imrecv_c_(c_buf.address, count, datatype, message, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Imrecv_c_f08ts = PMPI_Imrecv_c_f08ts
@@ -1221,11 +1289,11 @@ void PMPI_Send_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fin
                           const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Send_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Send_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_send_init_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_send_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Send_init_f08ts = PMPI_Send_init_f08ts
@@ -1244,11 +1312,11 @@ void PMPI_Send_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_
                             const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                             MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Send_init_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Send_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_send_init_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_send_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Send_init_c_f08ts = PMPI_Send_init_c_f08ts
@@ -1260,11 +1328,11 @@ void PMPI_Bsend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fi
                            const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Bsend_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Bsend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bsend_init_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_bsend_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bsend_init_f08ts = PMPI_Bsend_init_f08ts
@@ -1283,11 +1351,11 @@ void PMPI_Bsend_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI
                              const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Bsend_init_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Bsend_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bsend_init_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_bsend_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bsend_init_c_f08ts = PMPI_Bsend_init_c_f08ts
@@ -1299,11 +1367,11 @@ void PMPI_Ssend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fi
                            const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Ssend_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ssend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ssend_init_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ssend_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ssend_init_f08ts = PMPI_Ssend_init_f08ts
@@ -1322,11 +1390,11 @@ void PMPI_Ssend_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI
                              const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Ssend_init_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ssend_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ssend_init_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ssend_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ssend_init_c_f08ts = PMPI_Ssend_init_c_f08ts
@@ -1338,11 +1406,11 @@ void PMPI_Rsend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fi
                            const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Rsend_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Rsend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rsend_init_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_rsend_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rsend_init_f08ts = PMPI_Rsend_init_f08ts
@@ -1361,11 +1429,11 @@ void PMPI_Rsend_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI
                              const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Rsend_init_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Rsend_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rsend_init_c_(c_buf, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_rsend_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rsend_init_c_f08ts = PMPI_Rsend_init_c_f08ts
@@ -1377,11 +1445,11 @@ void PMPI_Recv_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fin
                           const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Recv_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Recv_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_recv_init_(c_buf, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_recv_init_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Recv_init_f08ts = PMPI_Recv_init_f08ts
@@ -1400,11 +1468,11 @@ void PMPI_Recv_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_
                             const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                             MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Recv_init_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Recv_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_recv_init_c_(c_buf, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_recv_init_c_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Recv_init_c_f08ts = PMPI_Recv_init_c_f08ts
@@ -1412,6 +1480,7 @@ void PMPI_Recv_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_
 void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_start_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1421,6 +1490,7 @@ void pmpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
 void pmpi_startall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror);
 void pmpi_startall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_startall_(count, requests, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1436,11 +1506,11 @@ void PMPI_Psend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *partitions, const M
                            const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Psend_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Psend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_psend_init_(c_buf, partitions, count, datatype, dest, tag, comm, info, request,
+    pmpi_psend_init_(c_buf.address, partitions, count, datatype, dest, tag, comm, info, request,
                      &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -1455,11 +1525,11 @@ void PMPI_Precv_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *partitions, const M
                            const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_Precv_init", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_Precv_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_precv_init_(c_buf, partitions, count, datatype, source, tag, comm, info, request,
+    pmpi_precv_init_(c_buf.address, partitions, count, datatype, source, tag, comm, info, request,
                      &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -1468,6 +1538,7 @@ void PMPI_Precv_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *partitions, const M
 void pmpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_pready_f08_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pready_(partition, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1479,6 +1550,7 @@ void pmpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition
 void pmpi_pready_range_f08_(const MPI_Fint *partition_low, const MPI_Fint *partition_high,
                             const MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pready_range_(partition_low, partition_high, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1490,6 +1562,7 @@ void pmpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitio
 void pmpi_pready_list_f08_(const MPI_Fint *length, const MPI_Fint *array_of_partitions,
                            const MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pready_list_(length, array_of_partitions, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1501,6 +1574,7 @@ void pmpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint
 void pmpi_parrived_f08_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag,
                         MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_parrived_(request, partition, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1510,6 +1584,7 @@ void pmpi_parrived_f08_(const MPI_Fint *request, const MPI_Fint *partition, MPI_
 void pmpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror);
 void pmpi_wait_f08_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_wait_(request, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1520,6 +1595,7 @@ void pmpi_waitall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses
 void pmpi_waitall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses,
                        MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_waitall_(count, requests, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1531,6 +1607,7 @@ void pmpi_waitany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 void pmpi_waitany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status,
                        MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_waitany_(count, requests, index, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1542,6 +1619,7 @@ void pmpi_waitsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 void pmpi_waitsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                         MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_waitsome_(incount, requests, outcount, indices, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1551,6 +1629,7 @@ void pmpi_waitsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *o
 void pmpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror);
 void pmpi_test_f08_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_test_(request, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1562,6 +1641,7 @@ void pmpi_testall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MP
 void pmpi_testall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
                        MPI_Fint *statuses, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_testall_(count, requests, flag, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1573,6 +1653,7 @@ void pmpi_testany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 void pmpi_testany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
                        MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_testany_(count, requests, index, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1584,6 +1665,7 @@ void pmpi_testsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 void pmpi_testsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                         MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_testsome_(incount, requests, outcount, indices, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1593,6 +1675,7 @@ void pmpi_testsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *o
 void pmpi_request_free_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_free_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1604,6 +1687,7 @@ void pmpi_request_get_status_(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint 
 void pmpi_request_get_status_f08_(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
                                   MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_(request, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1613,6 +1697,7 @@ void pmpi_request_get_status_f08_(const MPI_Fint *request, MPI_Fint *flag, MPI_F
 void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_cancel_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cancel_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1622,6 +1707,7 @@ void pmpi_cancel_f08_(MPI_Fint *request, MPI_Fint *ierror)
 void pmpi_test_cancelled_(const MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_test_cancelled_f08_(const MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_test_cancelled_(status, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1633,6 +1719,7 @@ void pmpi_get_count_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint 
 void pmpi_get_count_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_count_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1648,6 +1735,7 @@ static void pmpi_get_count_c_(const MPI_Fint *status, const MPI_Fint *datatype, 
 void pmpi_get_count_c_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_count_c_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1659,6 +1747,7 @@ void pmpi_get_elements_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fi
 void pmpi_get_elements_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count,
                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_elements_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1674,6 +1763,7 @@ static void pmpi_get_elements_c_(const MPI_Fint *status, const MPI_Fint *datatyp
 void pmpi_get_elements_c_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
                               MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_elements_c_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1685,6 +1775,7 @@ void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_
 void pmpi_get_elements_x_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
                               MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_elements_x_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1696,6 +1787,7 @@ void pmpi_status_set_elements_(MPI_Fint *status, const MPI_Fint *datatype, const
 void pmpi_status_set_elements_f08_(MPI_Fint *status, const MPI_Fint *datatype,
                                    const MPI_Fint *count, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_elements_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1711,6 +1803,7 @@ static void pmpi_status_set_elements_c_(MPI_Fint *status, const MPI_Fint *dataty
 void pmpi_status_set_elements_c_f08_(MPI_Fint *status, const MPI_Fint *datatype,
                                      const MPI_Count *count, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_elements_c_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1722,6 +1815,7 @@ void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, con
 void pmpi_status_set_elements_x_f08_(MPI_Fint *status, const MPI_Fint *datatype,
                                      const MPI_Count *count, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_elements_x_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1731,6 +1825,7 @@ void pmpi_status_set_elements_x_f08_(MPI_Fint *status, const MPI_Fint *datatype,
 void pmpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_status_set_cancelled_f08_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_cancelled_(status, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1742,6 +1837,7 @@ void pmpi_request_get_status_any_(const MPI_Fint *count, MPI_Fint *requests, MPI
 void pmpi_request_get_status_any_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
                                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_any_(count, requests, index, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1753,6 +1849,7 @@ void pmpi_request_get_status_all_(const MPI_Fint *count, MPI_Fint *requests, MPI
 void pmpi_request_get_status_all_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
                                       MPI_Fint *statuses, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_all_(count, requests, flag, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1765,6 +1862,7 @@ void pmpi_request_get_status_some_f08_(const MPI_Fint *incount, MPI_Fint *reques
                                        MPI_Fint *outcount, MPI_Fint *indices, MPI_Fint *statuses,
                                        MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_some_(incount, requests, outcount, indices, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1774,6 +1872,7 @@ void pmpi_request_get_status_some_f08_(const MPI_Fint *incount, MPI_Fint *reques
 void pmpi_status_get_source_(const MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror);
 void pmpi_status_get_source_f08_(const MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_get_source_(status, source, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1783,6 +1882,7 @@ void pmpi_status_get_source_f08_(const MPI_Fint *status, MPI_Fint *source, MPI_F
 void pmpi_status_set_source_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror);
 void pmpi_status_set_source_f08_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_source_(status, source, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1792,6 +1892,7 @@ void pmpi_status_set_source_f08_(MPI_Fint *status, const MPI_Fint *source, MPI_F
 void pmpi_status_get_tag_(const MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror);
 void pmpi_status_get_tag_f08_(const MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_get_tag_(status, tag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1801,6 +1902,7 @@ void pmpi_status_get_tag_f08_(const MPI_Fint *status, MPI_Fint *tag, MPI_Fint *i
 void pmpi_status_set_tag_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror);
 void pmpi_status_set_tag_f08_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_tag_(status, tag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1810,6 +1912,7 @@ void pmpi_status_set_tag_f08_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *i
 void pmpi_status_get_error_(const MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror);
 void pmpi_status_get_error_f08_(const MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_get_error_(status, error, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1819,6 +1922,7 @@ void pmpi_status_get_error_f08_(const MPI_Fint *status, MPI_Fint *error, MPI_Fin
 void pmpi_status_set_error_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror);
 void pmpi_status_set_error_f08_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_error_(status, error, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1832,6 +1936,7 @@ void pmpi_grequest_start_f08_(f_query_function *query_fn, f_free_function *free_
                               f_cancel_function *cancel_fn, MPI_Aint *extra_state,
                               MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_grequest_start_(query_fn, free_fn, cancel_fn, extra_state, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1841,6 +1946,7 @@ void pmpi_grequest_start_f08_(f_query_function *query_fn, f_free_function *free_
 void pmpi_grequest_complete_(const MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_grequest_complete_f08_(const MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_grequest_complete_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1850,6 +1956,7 @@ void pmpi_grequest_complete_f08_(const MPI_Fint *request, MPI_Fint *ierror)
 void pmpi_comm_rank_(const MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierror);
 void pmpi_comm_rank_f08_(const MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_rank_(comm, rank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1859,6 +1966,7 @@ void pmpi_comm_rank_f08_(const MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierror)
 void pmpi_comm_size_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_comm_size_f08_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_size_(comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1870,6 +1978,7 @@ void pmpi_comm_get_attr_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Aint 
 void pmpi_comm_get_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Aint *value,
                              MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_attr_(comm, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1879,6 +1988,7 @@ void pmpi_comm_get_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_A
 void pmpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_barrier_f08_(const MPI_Fint *comm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_barrier_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1890,11 +2000,12 @@ void pmpi_bcast_(void *buffer, const MPI_Fint *count, const MPI_Fint *datatype,
 void PMPI_Bcast_f08ts(CFI_cdesc_t *buffer, const MPI_Fint *count, const MPI_Fint *datatype,
                       const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Bcast", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, true, "MPI_Bcast", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bcast_(c_buffer, count, datatype, root, comm, &f08_error);
+    pmpi_bcast_(c_buffer.address, count, datatype, root, comm, &f08_error);
+    f08_choice_out(&c_buffer, buffer, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bcast_f08ts = PMPI_Bcast_f08ts
@@ -1909,11 +2020,12 @@ static void pmpi_bcast_c_(void *buffer, const MPI_Count *count, const MPI_Fint *
 void PMPI_Bcast_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *count, const MPI_Fint *datatype,
                         const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Bcast_c", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, true, "MPI_Bcast_c", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bcast_c_(c_buffer, count, datatype, root, comm, &f08_error);
+    pmpi_bcast_c_(c_buffer.address, count, datatype, root, comm, &f08_error);
+    f08_choice_out(&c_buffer, buffer, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bcast_c_f08ts = PMPI_Bcast_c_f08ts
@@ -1925,14 +2037,17 @@ void PMPI_Reduce_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fin
                        const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
                        const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_(c_sendbuf, c_recvbuf, count, datatype, op, root, comm, &f08_error);
+    pmpi_reduce_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_f08ts = PMPI_Reduce_f08ts
@@ -1950,14 +2065,18 @@ void PMPI_Reduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_C
                          const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
                          const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_c_(c_sendbuf, c_recvbuf, count, datatype, op, root, comm, &f08_error);
+    pmpi_reduce_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm,
+                   &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_c_f08ts = PMPI_Reduce_c_f08ts
@@ -1969,14 +2088,17 @@ void PMPI_Allreduce_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                           MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allreduce", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Allreduce", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allreduce", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Allreduce", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allreduce_(c_sendbuf, c_recvbuf, count, datatype, op, comm, &f08_error);
+    pmpi_allreduce_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allreduce_f08ts = PMPI_Allreduce_f08ts
@@ -1994,14 +2116,17 @@ void PMPI_Allreduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                             MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allreduce_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Allreduce_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allreduce_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Allreduce_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allreduce_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, &f08_error);
+    pmpi_allreduce_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allreduce_c_f08ts = PMPI_Allreduce_c_f08ts
@@ -2009,6 +2134,7 @@ void PMPI_Allreduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
 void pmpi_type_size_(const MPI_Fint *datatype, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_type_size_f08_(const MPI_Fint *datatype, MPI_Fint *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_size_(datatype, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2022,6 +2148,7 @@ static void pmpi_type_size_c_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fin
 
 void pmpi_type_size_c_f08_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_size_c_(datatype, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2031,6 +2158,7 @@ void pmpi_type_size_c_f08_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *
 void pmpi_type_size_x_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror);
 void pmpi_type_size_x_f08_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_size_x_(datatype, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2042,6 +2170,7 @@ void pmpi_type_get_extent_(const MPI_Fint *datatype, MPI_Aint *lb, MPI_Aint *ext
 void pmpi_type_get_extent_f08_(const MPI_Fint *datatype, MPI_Aint *lb, MPI_Aint *extent,
                                MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_extent_(datatype, lb, extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2053,6 +2182,7 @@ void pmpi_type_contiguous_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_F
 void pmpi_type_contiguous_f08_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_Fint *newtype,
                                MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_contiguous_(count, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2070,6 +2200,7 @@ static void pmpi_type_contiguous_c_(const MPI_Count *count, const MPI_Fint *oldt
 void pmpi_type_contiguous_c_f08_(const MPI_Count *count, const MPI_Fint *oldtype, MPI_Fint *newtype,
                                  MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_contiguous_c_(count, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2082,6 +2213,7 @@ void pmpi_type_vector_f08_(const MPI_Fint *count, const MPI_Fint *blocklength,
                            const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype,
                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_vector_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2102,6 +2234,7 @@ void pmpi_type_vector_c_f08_(const MPI_Count *count, const MPI_Count *blocklengt
                              const MPI_Count *stride, const MPI_Fint *oldtype, MPI_Fint *newtype,
                              MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_vector_c_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2115,6 +2248,7 @@ void pmpi_type_create_hvector_f08_(const MPI_Fint *count, const MPI_Fint *blockl
                                    const MPI_Aint *stride, const MPI_Fint *oldtype,
                                    MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hvector_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2135,6 +2269,7 @@ void pmpi_type_create_hvector_c_f08_(const MPI_Count *count, const MPI_Count *bl
                                      const MPI_Count *stride, const MPI_Fint *oldtype,
                                      MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hvector_c_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2148,6 +2283,7 @@ void pmpi_type_indexed_f08_(const MPI_Fint *count, const MPI_Fint *array_of_bloc
                             const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype,
                             MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_indexed_(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
                        &f08_error);
@@ -2169,6 +2305,7 @@ void pmpi_type_indexed_c_f08_(const MPI_Count *count, const MPI_Count *array_of_
                               const MPI_Count *array_of_displacements, const MPI_Fint *oldtype,
                               MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_indexed_c_(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
                          &f08_error);
@@ -2183,6 +2320,7 @@ void pmpi_type_create_hindexed_f08_(const MPI_Fint *count, const MPI_Fint *array
                                     const MPI_Aint *array_of_displacements, const MPI_Fint *oldtype,
                                     MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_(count, array_of_blocklengths, array_of_displacements, oldtype,
                                newtype, &f08_error);
@@ -2207,6 +2345,7 @@ void pmpi_type_create_hindexed_c_f08_(const MPI_Count *count,
                                       const MPI_Count *array_of_displacements,
                                       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_c_(count, array_of_blocklengths, array_of_displacements, oldtype,
                                  newtype, &f08_error);
@@ -2222,6 +2361,7 @@ void pmpi_type_create_indexed_block_f08_(const MPI_Fint *count, const MPI_Fint *
                                          const MPI_Fint *oldtype, MPI_Fint *newtype,
                                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_indexed_block_(count, blocklength, array_of_displacements, oldtype, newtype,
                                     &f08_error);
@@ -2245,6 +2385,7 @@ void pmpi_type_create_indexed_block_c_f08_(const MPI_Count *count, const MPI_Cou
                                            const MPI_Fint *oldtype, MPI_Fint *newtype,
                                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_indexed_block_c_(count, blocklength, array_of_displacements, oldtype, newtype,
                                       &f08_error);
@@ -2260,6 +2401,7 @@ void pmpi_type_create_hindexed_block_f08_(const MPI_Fint *count, const MPI_Fint 
                                           const MPI_Fint *oldtype, MPI_Fint *newtype,
                                           MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_block_(count, blocklength, array_of_displacements, oldtype, newtype,
                                      &f08_error);
@@ -2283,6 +2425,7 @@ void pmpi_type_create_hindexed_block_c_f08_(const MPI_Count *count, const MPI_Co
                                             const MPI_Fint *oldtype, MPI_Fint *newtype,
                                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_block_c_(count, blocklength, array_of_displacements, oldtype, newtype,
                                        &f08_error);
@@ -2297,6 +2440,7 @@ void pmpi_type_create_struct_f08_(const MPI_Fint *count, const MPI_Fint *blockle
                                   const MPI_Aint *displacements, const MPI_Fint *types,
                                   MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_struct_(count, blocklengths, displacements, types, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2312,6 +2456,7 @@ void pmpi_type_create_subarray_f08_(const MPI_Fint *ndims, const MPI_Fint *array
                                     const MPI_Fint *array_of_starts, const MPI_Fint *order,
                                     const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_subarray_(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
                                oldtype, newtype, &f08_error);
@@ -2336,6 +2481,7 @@ void pmpi_type_create_subarray_c_f08_(const MPI_Fint *ndims, const MPI_Count *ar
                                       const MPI_Count *array_of_starts, const MPI_Fint *order,
                                       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_subarray_c_(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
                                  oldtype, newtype, &f08_error);
@@ -2354,6 +2500,7 @@ void pmpi_type_create_darray_f08_(const MPI_Fint *size, const MPI_Fint *rank, co
                                   const MPI_Fint *array_of_psizes, const MPI_Fint *order,
                                   const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_darray_(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                              array_of_psizes, order, oldtype, newtype, &f08_error);
@@ -2382,6 +2529,7 @@ void pmpi_type_create_darray_c_f08_(const MPI_Fint *size, const MPI_Fint *rank,
                                     const MPI_Fint *order, const MPI_Fint *oldtype,
                                     MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_darray_c_(size, rank, ndims, array_of_gsizes, array_of_distribs,
                                array_of_dargs, array_of_psizes, order, oldtype, newtype,
@@ -2395,6 +2543,7 @@ void pmpi_type_create_resized_(const MPI_Fint *oldtype, const MPI_Aint *lb, cons
 void pmpi_type_create_resized_f08_(const MPI_Fint *oldtype, const MPI_Aint *lb,
                                    const MPI_Aint *extent, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_resized_(oldtype, lb, extent, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2404,6 +2553,7 @@ void pmpi_type_create_resized_f08_(const MPI_Fint *oldtype, const MPI_Aint *lb,
 void pmpi_type_dup_(const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void pmpi_type_dup_f08_(const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_dup_(oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2413,6 +2563,7 @@ void pmpi_type_dup_f08_(const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ie
 void pmpi_type_commit_(MPI_Fint *datatype, MPI_Fint *ierror);
 void pmpi_type_commit_f08_(MPI_Fint *datatype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_commit_(datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2422,6 +2573,7 @@ void pmpi_type_commit_f08_(MPI_Fint *datatype, MPI_Fint *ierror)
 void pmpi_type_free_(MPI_Fint *datatype, MPI_Fint *ierror);
 void pmpi_type_free_f08_(MPI_Fint *datatype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_free_(datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2433,6 +2585,7 @@ void pmpi_type_get_extent_x_(const MPI_Fint *datatype, MPI_Count *lb, MPI_Count 
 void pmpi_type_get_extent_x_f08_(const MPI_Fint *datatype, MPI_Count *lb, MPI_Count *extent,
                                  MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_extent_x_(datatype, lb, extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2444,6 +2597,7 @@ void pmpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_lb, MPI
 void pmpi_type_get_true_extent_f08_(const MPI_Fint *datatype, MPI_Aint *true_lb,
                                     MPI_Aint *true_extent, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_true_extent_(datatype, true_lb, true_extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2455,6 +2609,7 @@ void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb,
 void pmpi_type_get_true_extent_x_f08_(const MPI_Fint *datatype, MPI_Count *true_lb,
                                       MPI_Count *true_extent, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_true_extent_x_(datatype, true_lb, true_extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2468,6 +2623,7 @@ void pmpi_type_get_envelope_f08_(const MPI_Fint *datatype, MPI_Fint *num_integer
                                  MPI_Fint *num_addresses, MPI_Fint *num_datatypes,
                                  MPI_Fint *combiner, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_envelope_(datatype, num_integers, num_addresses, num_datatypes, combiner,
                             &f08_error);
@@ -2488,6 +2644,7 @@ void pmpi_type_get_envelope_c_f08_(const MPI_Fint *datatype, MPI_Count *num_inte
                                    MPI_Count *num_addresses, MPI_Count *num_large_counts,
                                    MPI_Count *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_envelope_c_(datatype, num_integers, num_addresses, num_large_counts,
                               num_datatypes, combiner, &f08_error);
@@ -2504,6 +2661,7 @@ void pmpi_type_get_contents_f08_(const MPI_Fint *type, const MPI_Fint *max_integ
                                  MPI_Fint *integers, MPI_Aint *addresses, MPI_Fint *datatypes,
                                  MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_contents_(type, max_integers, max_addresses, max_datatypes, integers, addresses,
                             datatypes, &f08_error);
@@ -2516,6 +2674,7 @@ void pmpi_type_get_name_(const MPI_Fint *datatype, char *type_name, MPI_Fint *re
 void pmpi_type_get_name_f08_(const MPI_Fint *datatype, char *type_name, MPI_Fint *resultlen,
                              MPI_Fint *ierror, size_t type_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_name_(datatype, type_name, resultlen, &f08_error, type_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -2527,6 +2686,7 @@ void pmpi_type_set_name_(const MPI_Fint *datatype, const char *type_name, MPI_Fi
 void pmpi_type_set_name_f08_(const MPI_Fint *datatype, const char *type_name, MPI_Fint *ierror,
                              size_t type_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_set_name_(datatype, type_name, &f08_error, type_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -2538,6 +2698,7 @@ void pmpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_
 void pmpi_type_match_size_f08_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *datatype,
                                MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_match_size_(typeclass, size, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2547,6 +2708,7 @@ void pmpi_type_match_size_f08_(const MPI_Fint *typeclass, const MPI_Fint *size, 
 void pmpi_type_create_f90_integer_(const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror);
 void pmpi_type_create_f90_integer_f08_(const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_f90_integer_(r, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2558,6 +2720,7 @@ void pmpi_type_create_f90_real_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *
 void pmpi_type_create_f90_real_f08_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype,
                                     MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_f90_real_(p, r, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2569,6 +2732,7 @@ void pmpi_type_create_f90_complex_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fin
 void pmpi_type_create_f90_complex_f08_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype,
                                        MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_f90_complex_(p, r, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2580,6 +2744,7 @@ void pmpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *inde
 void pmpi_type_get_value_index_f08_(const MPI_Fint *value_type, const MPI_Fint *index_type,
                                     MPI_Fint *pair_type, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_value_index_(value_type, index_type, pair_type, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2593,14 +2758,18 @@ void PMPI_Pack_f08ts(CFI_cdesc_t *inbuf, const MPI_Fint *incount, const MPI_Fint
                      CFI_cdesc_t *outbuf, const MPI_Fint *outsize, MPI_Fint *position,
                      const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_inbuf;
-    void *c_outbuf;
-    if (!f08_buffer(inbuf, "MPI_Pack", "inbuf", &c_inbuf, ierror))
+    struct f08_choice c_inbuf, c_outbuf;
+    if (!f08_choice_in(&c_inbuf, inbuf, true, "MPI_Pack", "inbuf", ierror))
         return;
-    if (!f08_buffer(outbuf, "MPI_Pack", "outbuf", &c_outbuf, ierror))
+    if (!f08_choice_in(&c_outbuf, outbuf, true, "MPI_Pack", "outbuf", ierror)) {
+        f08_choice_out(&c_inbuf, inbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_pack_(c_inbuf, incount, datatype, c_outbuf, outsize, position, comm, &f08_error);
+    pmpi_pack_(c_inbuf.address, incount, datatype, c_outbuf.address, outsize, position, comm,
+               &f08_error);
+    f08_choice_out(&c_inbuf, inbuf, false);
+    f08_choice_out(&c_outbuf, outbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Pack_f08ts = PMPI_Pack_f08ts
@@ -2617,14 +2786,18 @@ void PMPI_Pack_c_f08ts(CFI_cdesc_t *inbuf, const MPI_Count *incount, const MPI_F
                        CFI_cdesc_t *outbuf, const MPI_Count *outsize, MPI_Count *position,
                        const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_inbuf;
-    void *c_outbuf;
-    if (!f08_buffer(inbuf, "MPI_Pack_c", "inbuf", &c_inbuf, ierror))
+    struct f08_choice c_inbuf, c_outbuf;
+    if (!f08_choice_in(&c_inbuf, inbuf, true, "MPI_Pack_c", "inbuf", ierror))
         return;
-    if (!f08_buffer(outbuf, "MPI_Pack_c", "outbuf", &c_outbuf, ierror))
+    if (!f08_choice_in(&c_outbuf, outbuf, true, "MPI_Pack_c", "outbuf", ierror)) {
+        f08_choice_out(&c_inbuf, inbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_pack_c_(c_inbuf, incount, datatype, c_outbuf, outsize, position, comm, &f08_error);
+    pmpi_pack_c_(c_inbuf.address, incount, datatype, c_outbuf.address, outsize, position, comm,
+                 &f08_error);
+    f08_choice_out(&c_inbuf, inbuf, false);
+    f08_choice_out(&c_outbuf, outbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Pack_c_f08ts = PMPI_Pack_c_f08ts
@@ -2636,14 +2809,18 @@ void PMPI_Unpack_f08ts(CFI_cdesc_t *inbuf, const MPI_Fint *insize, MPI_Fint *pos
                        CFI_cdesc_t *outbuf, const MPI_Fint *outcount, const MPI_Fint *datatype,
                        const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_inbuf;
-    void *c_outbuf;
-    if (!f08_buffer(inbuf, "MPI_Unpack", "inbuf", &c_inbuf, ierror))
+    struct f08_choice c_inbuf, c_outbuf;
+    if (!f08_choice_in(&c_inbuf, inbuf, true, "MPI_Unpack", "inbuf", ierror))
         return;
-    if (!f08_buffer(outbuf, "MPI_Unpack", "outbuf", &c_outbuf, ierror))
+    if (!f08_choice_in(&c_outbuf, outbuf, true, "MPI_Unpack", "outbuf", ierror)) {
+        f08_choice_out(&c_inbuf, inbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_unpack_(c_inbuf, insize, position, c_outbuf, outcount, datatype, comm, &f08_error);
+    pmpi_unpack_(c_inbuf.address, insize, position, c_outbuf.address, outcount, datatype, comm,
+                 &f08_error);
+    f08_choice_out(&c_inbuf, inbuf, false);
+    f08_choice_out(&c_outbuf, outbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Unpack_f08ts = PMPI_Unpack_f08ts
@@ -2660,14 +2837,18 @@ void PMPI_Unpack_c_f08ts(CFI_cdesc_t *inbuf, const MPI_Count *insize, MPI_Count 
                          CFI_cdesc_t *outbuf, const MPI_Count *outcount, const MPI_Fint *datatype,
                          const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_inbuf;
-    void *c_outbuf;
-    if (!f08_buffer(inbuf, "MPI_Unpack_c", "inbuf", &c_inbuf, ierror))
+    struct f08_choice c_inbuf, c_outbuf;
+    if (!f08_choice_in(&c_inbuf, inbuf, true, "MPI_Unpack_c", "inbuf", ierror))
         return;
-    if (!f08_buffer(outbuf, "MPI_Unpack_c", "outbuf", &c_outbuf, ierror))
+    if (!f08_choice_in(&c_outbuf, outbuf, true, "MPI_Unpack_c", "outbuf", ierror)) {
+        f08_choice_out(&c_inbuf, inbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_unpack_c_(c_inbuf, insize, position, c_outbuf, outcount, datatype, comm, &f08_error);
+    pmpi_unpack_c_(c_inbuf.address, insize, position, c_outbuf.address, outcount, datatype, comm,
+                   &f08_error);
+    f08_choice_out(&c_inbuf, inbuf, false);
+    f08_choice_out(&c_outbuf, outbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Unpack_c_f08ts = PMPI_Unpack_c_f08ts
@@ -2677,6 +2858,7 @@ void pmpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MP
 void pmpi_pack_size_f08_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm,
                          MPI_Fint *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_size_(incount, datatype, comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2692,6 +2874,7 @@ static void pmpi_pack_size_c_(const MPI_Count *incount, const MPI_Fint *datatype
 void pmpi_pack_size_c_f08_(const MPI_Count *incount, const MPI_Fint *datatype, const MPI_Fint *comm,
                            MPI_Count *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_size_c_(incount, datatype, comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2705,6 +2888,7 @@ void pmpi_pack_external_size_f08_(const char *datarep, const MPI_Fint *incount,
                                   const MPI_Fint *datatype, MPI_Aint *size, MPI_Fint *ierror,
                                   size_t datarep_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_external_size_(datarep, incount, datatype, size, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -2724,6 +2908,7 @@ void pmpi_pack_external_size_c_f08_(const char *datarep, const MPI_Count *incoun
                                     const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror,
                                     size_t datarep_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_external_size_c_(datarep, incount, datatype, size, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -2743,6 +2928,7 @@ void PMPI_Get_address_f08ts(CFI_cdesc_t *location, MPI_Aint *address, MPI_Fint *
 void pmpi_comm_dup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror);
 void pmpi_comm_dup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_dup_(comm, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2754,6 +2940,7 @@ void pmpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fi
 void pmpi_comm_dup_with_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
                                   MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_dup_with_info_(comm, info, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2764,6 +2951,7 @@ void pmpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
 void pmpi_comm_idup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_idup_(comm, newcomm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2775,6 +2963,7 @@ void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_F
 void pmpi_comm_idup_with_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_idup_with_info_(comm, info, newcomm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2786,6 +2975,7 @@ void pmpi_comm_split_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fin
 void pmpi_comm_split_f08_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fint *key,
                           MPI_Fint *newcomm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_split_(comm, color, key, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2798,6 +2988,7 @@ void pmpi_comm_split_type_f08_(const MPI_Fint *comm, const MPI_Fint *split_type,
                                const MPI_Fint *key, const MPI_Fint *info, MPI_Fint *newcomm,
                                MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_split_type_(comm, split_type, key, info, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2809,6 +3000,7 @@ void pmpi_comm_create_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *ne
 void pmpi_comm_create_f08_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *newcomm,
                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_(comm, group, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2820,6 +3012,7 @@ void pmpi_comm_create_group_(const MPI_Fint *comm, const MPI_Fint *group, const 
 void pmpi_comm_create_group_f08_(const MPI_Fint *comm, const MPI_Fint *group, const MPI_Fint *tag,
                                  MPI_Fint *newcomm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_group_(comm, group, tag, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2829,6 +3022,7 @@ void pmpi_comm_create_group_f08_(const MPI_Fint *comm, const MPI_Fint *group, co
 void pmpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_free_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2838,6 +3032,7 @@ void pmpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierror)
 void pmpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_comm_disconnect_f08_(MPI_Fint *comm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_disconnect_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2849,6 +3044,7 @@ void pmpi_comm_compare_(const MPI_Fint *comm1, const MPI_Fint *comm2, MPI_Fint *
 void pmpi_comm_compare_f08_(const MPI_Fint *comm1, const MPI_Fint *comm2, MPI_Fint *result,
                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_compare_(comm1, comm2, result, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2860,6 +3056,7 @@ void pmpi_comm_set_name_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *
 void pmpi_comm_set_name_f08_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *ierror,
                              size_t comm_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_name_(comm, comm_name, &f08_error, comm_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -2871,6 +3068,7 @@ void pmpi_comm_get_name_(const MPI_Fint *comm, char *comm_name, MPI_Fint *result
 void pmpi_comm_get_name_f08_(const MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen,
                              MPI_Fint *ierror, size_t comm_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_name_(comm, comm_name, resultlen, &f08_error, comm_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -2880,6 +3078,7 @@ void pmpi_comm_get_name_f08_(const MPI_Fint *comm, char *comm_name, MPI_Fint *re
 void pmpi_comm_test_inter_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_comm_test_inter_f08_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_test_inter_(comm, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2889,6 +3088,7 @@ void pmpi_comm_test_inter_f08_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *i
 void pmpi_comm_remote_size_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_comm_remote_size_f08_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_remote_size_(comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2898,6 +3098,7 @@ void pmpi_comm_remote_size_f08_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *
 void pmpi_comm_remote_group_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_comm_remote_group_f08_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_remote_group_(comm, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2907,6 +3108,7 @@ void pmpi_comm_remote_group_f08_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint
 void pmpi_comm_group_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_comm_group_f08_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_group_(comm, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2920,6 +3122,7 @@ void pmpi_intercomm_create_f08_(const MPI_Fint *local_comm, const MPI_Fint *loca
                                 const MPI_Fint *peer_comm, const MPI_Fint *remote_leader,
                                 const MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_intercomm_create_(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm,
                            &f08_error);
@@ -2934,6 +3137,7 @@ void pmpi_comm_create_from_group_f08_(const MPI_Fint *group, const char *stringt
                                       const MPI_Fint *info, const MPI_Fint *errhandler,
                                       MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_from_group_(group, stringtag, info, errhandler, newcomm, &f08_error,
                                  stringtag_len);
@@ -2954,6 +3158,7 @@ void pmpi_intercomm_create_from_groups_f08_(const MPI_Fint *local_group,
                                             MPI_Fint *newintercomm, MPI_Fint *ierror,
                                             size_t stringtag_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_intercomm_create_from_groups_(local_group, local_leader, remote_group, remote_leader,
                                        stringtag, info, errhandler, newintercomm, &f08_error,
@@ -2967,6 +3172,7 @@ void pmpi_intercomm_merge_(const MPI_Fint *intercomm, const MPI_Fint *high, MPI_
 void pmpi_intercomm_merge_f08_(const MPI_Fint *intercomm, const MPI_Fint *high,
                                MPI_Fint *newintracomm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_intercomm_merge_(intercomm, high, newintracomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2976,6 +3182,7 @@ void pmpi_intercomm_merge_f08_(const MPI_Fint *intercomm, const MPI_Fint *high,
 void pmpi_comm_set_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_comm_set_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_info_(comm, info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2985,6 +3192,7 @@ void pmpi_comm_set_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fin
 void pmpi_comm_get_info_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_comm_get_info_f08_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_info_(comm, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2994,6 +3202,7 @@ void pmpi_comm_get_info_f08_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint
 void pmpi_comm_get_parent_(MPI_Fint *parent, MPI_Fint *ierror);
 void pmpi_comm_get_parent_f08_(MPI_Fint *parent, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_parent_(parent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3004,6 +3213,7 @@ void pmpi_open_port_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror, si
 void pmpi_open_port_f08_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror,
                          size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_open_port_(info, port_name, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3013,6 +3223,7 @@ void pmpi_open_port_f08_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror
 void pmpi_close_port_(const char *port_name, MPI_Fint *ierror, size_t port_name_len);
 void pmpi_close_port_f08_(const char *port_name, MPI_Fint *ierror, size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_close_port_(port_name, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3026,6 +3237,7 @@ void pmpi_comm_accept_f08_(const char *port_name, const MPI_Fint *info, const MP
                            const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror,
                            size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_accept_(port_name, info, root, comm, newcomm, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3039,6 +3251,7 @@ void pmpi_comm_connect_f08_(const char *port_name, const MPI_Fint *info, const M
                             const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror,
                             size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_connect_(port_name, info, root, comm, newcomm, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3050,6 +3263,7 @@ void pmpi_publish_name_(const char *service_name, const MPI_Fint *info, const ch
 void pmpi_publish_name_f08_(const char *service_name, const MPI_Fint *info, const char *port_name,
                             MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_publish_name_(service_name, info, port_name, &f08_error, service_name_len, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3061,6 +3275,7 @@ void pmpi_unpublish_name_(const char *service_name, const MPI_Fint *info, const 
 void pmpi_unpublish_name_f08_(const char *service_name, const MPI_Fint *info, const char *port_name,
                               MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_unpublish_name_(service_name, info, port_name, &f08_error, service_name_len,
                          port_name_len);
@@ -3073,6 +3288,7 @@ void pmpi_lookup_name_(const char *service_name, const MPI_Fint *info, char *por
 void pmpi_lookup_name_f08_(const char *service_name, const MPI_Fint *info, char *port_name,
                            MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_lookup_name_(service_name, info, port_name, &f08_error, service_name_len, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3082,6 +3298,7 @@ void pmpi_lookup_name_f08_(const char *service_name, const MPI_Fint *info, char 
 void pmpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror);
 void pmpi_comm_join_f08_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_join_(fd, intercomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3091,6 +3308,7 @@ void pmpi_comm_join_f08_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierr
 void pmpi_group_size_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_group_size_f08_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_size_(group, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3100,6 +3318,7 @@ void pmpi_group_size_f08_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierro
 void pmpi_group_rank_(const MPI_Fint *group, MPI_Fint *rank, MPI_Fint *ierror);
 void pmpi_group_rank_f08_(const MPI_Fint *group, MPI_Fint *rank, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_rank_(group, rank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3112,6 +3331,7 @@ void pmpi_group_translate_ranks_f08_(const MPI_Fint *group1, const MPI_Fint *n,
                                      const MPI_Fint *ranks1, const MPI_Fint *group2,
                                      MPI_Fint *ranks2, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_translate_ranks_(group1, n, ranks1, group2, ranks2, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3123,6 +3343,7 @@ void pmpi_group_compare_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fin
 void pmpi_group_compare_f08_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *result,
                              MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_compare_(group1, group2, result, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3134,6 +3355,7 @@ void pmpi_group_union_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint 
 void pmpi_group_union_f08_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_union_(group1, group2, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3145,6 +3367,7 @@ void pmpi_group_intersection_(const MPI_Fint *group1, const MPI_Fint *group2, MP
 void pmpi_group_intersection_f08_(const MPI_Fint *group1, const MPI_Fint *group2,
                                   MPI_Fint *newgroup, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_intersection_(group1, group2, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3156,6 +3379,7 @@ void pmpi_group_difference_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_
 void pmpi_group_difference_f08_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
                                 MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_difference_(group1, group2, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3167,6 +3391,7 @@ void pmpi_group_incl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *
 void pmpi_group_incl_f08_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks,
                           MPI_Fint *newgroup, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_incl_(group, n, ranks, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3178,6 +3403,7 @@ void pmpi_group_excl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *
 void pmpi_group_excl_f08_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks,
                           MPI_Fint *newgroup, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_excl_(group, n, ranks, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3189,6 +3415,7 @@ void pmpi_group_range_incl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint r
 void pmpi_group_range_incl_f08_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3],
                                 MPI_Fint *newgroup, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_range_incl_(group, n, ranges, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3200,6 +3427,7 @@ void pmpi_group_range_excl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint r
 void pmpi_group_range_excl_f08_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3],
                                 MPI_Fint *newgroup, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_range_excl_(group, n, ranges, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3209,6 +3437,7 @@ void pmpi_group_range_excl_f08_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fi
 void pmpi_group_free_(MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_group_free_f08_(MPI_Fint *group, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_free_(group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3220,6 +3449,7 @@ void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
 void pmpi_comm_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                                   const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_keyval_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3229,6 +3459,7 @@ void pmpi_comm_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void)
 void pmpi_comm_free_keyval_(MPI_Fint *comm_keyval, MPI_Fint *ierror);
 void pmpi_comm_free_keyval_f08_(MPI_Fint *comm_keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_free_keyval_(comm_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3240,6 +3471,7 @@ void pmpi_comm_set_attr_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI
 void pmpi_comm_set_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Aint *value,
                              MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_attr_(comm, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3249,6 +3481,7 @@ void pmpi_comm_set_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, const
 void pmpi_comm_delete_attr_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror);
 void pmpi_comm_delete_attr_f08_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_delete_attr_(comm, comm_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3260,6 +3493,7 @@ void pmpi_keyval_create_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fin
 void pmpi_keyval_create_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                              const MPI_Fint *extra_state, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_keyval_create_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3269,6 +3503,7 @@ void pmpi_keyval_create_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
 void pmpi_keyval_free_(MPI_Fint *keyval, MPI_Fint *ierror);
 void pmpi_keyval_free_f08_(MPI_Fint *keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_keyval_free_(keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3280,6 +3515,7 @@ void pmpi_attr_put_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Fint
 void pmpi_attr_put_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Fint *value,
                         MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_attr_put_(comm, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3291,6 +3527,7 @@ void pmpi_attr_get_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *valu
 void pmpi_attr_get_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *value,
                         MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_attr_get_(comm, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3300,6 +3537,7 @@ void pmpi_attr_get_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *
 void pmpi_attr_delete_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror);
 void pmpi_attr_delete_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_attr_delete_(comm, keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3311,6 +3549,7 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
 void pmpi_type_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                                   const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_keyval_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3320,6 +3559,7 @@ void pmpi_type_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void)
 void pmpi_type_free_keyval_(MPI_Fint *type_keyval, MPI_Fint *ierror);
 void pmpi_type_free_keyval_f08_(MPI_Fint *type_keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_free_keyval_(type_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3331,6 +3571,7 @@ void pmpi_type_set_attr_(const MPI_Fint *type, const MPI_Fint *keyval, const MPI
 void pmpi_type_set_attr_f08_(const MPI_Fint *type, const MPI_Fint *keyval, const MPI_Aint *value,
                              MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_set_attr_(type, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3342,6 +3583,7 @@ void pmpi_type_get_attr_(const MPI_Fint *type, const MPI_Fint *keyval, MPI_Aint 
 void pmpi_type_get_attr_f08_(const MPI_Fint *type, const MPI_Fint *keyval, MPI_Aint *value,
                              MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_attr_(type, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3353,6 +3595,7 @@ void pmpi_type_delete_attr_(const MPI_Fint *datatype, const MPI_Fint *type_keyva
 void pmpi_type_delete_attr_f08_(const MPI_Fint *datatype, const MPI_Fint *type_keyval,
                                 MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_delete_attr_(datatype, type_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3364,6 +3607,7 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
 void pmpi_win_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                                  const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_create_keyval_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3373,6 +3617,7 @@ void pmpi_win_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void),
 void pmpi_win_free_keyval_(MPI_Fint *win_keyval, MPI_Fint *ierror);
 void pmpi_win_free_keyval_f08_(MPI_Fint *win_keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_free_keyval_(win_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3382,6 +3627,7 @@ void pmpi_win_free_keyval_f08_(MPI_Fint *win_keyval, MPI_Fint *ierror)
 void pmpi_info_create_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_create_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_create_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3391,6 +3637,7 @@ void pmpi_info_create_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_create_env_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_create_env_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3402,6 +3649,7 @@ void pmpi_info_set_(const MPI_Fint *info, const char *key, const char *value, MP
 void pmpi_info_set_f08_(const MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierror,
                         size_t key_len, size_t value_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_set_(info, key, value, &f08_error, key_len, value_len);
     f08_set_ierror(ierror, f08_error);
@@ -3411,6 +3659,7 @@ void pmpi_info_set_f08_(const MPI_Fint *info, const char *key, const char *value
 void pmpi_info_delete_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, size_t key_len);
 void pmpi_info_delete_f08_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, size_t key_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_delete_(info, key, &f08_error, key_len);
     f08_set_ierror(ierror, f08_error);
@@ -3423,6 +3672,7 @@ void pmpi_info_get_f08_(const MPI_Fint *info, const char *key, const MPI_Fint *v
                         char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len,
                         size_t value_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_(info, key, valuelen, value, flag, &f08_error, key_len, value_len);
     f08_set_ierror(ierror, f08_error);
@@ -3434,6 +3684,7 @@ void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *bufl
 void pmpi_info_get_string_f08_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value,
                                MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_string_(info, key, buflen, value, flag, &f08_error, key_len, value_len);
     f08_set_ierror(ierror, f08_error);
@@ -3445,6 +3696,7 @@ void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *va
 void pmpi_info_get_valuelen_f08_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen,
                                  MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_valuelen_(info, key, valuelen, flag, &f08_error, key_len);
     f08_set_ierror(ierror, f08_error);
@@ -3454,6 +3706,7 @@ void pmpi_info_get_valuelen_f08_(const MPI_Fint *info, const char *key, MPI_Fint
 void pmpi_info_get_nkeys_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint *ierror);
 void pmpi_info_get_nkeys_f08_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_nkeys_(info, nkeys, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3465,6 +3718,7 @@ void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, M
 void pmpi_info_get_nthkey_f08_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror,
                                size_t key_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_nthkey_(info, n, key, &f08_error, key_len);
     f08_set_ierror(ierror, f08_error);
@@ -3474,6 +3728,7 @@ void pmpi_info_get_nthkey_f08_(const MPI_Fint *info, const MPI_Fint *n, char *ke
 void pmpi_info_dup_(const MPI_Fint *info, MPI_Fint *newinfo, MPI_Fint *ierror);
 void pmpi_info_dup_f08_(const MPI_Fint *info, MPI_Fint *newinfo, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_dup_(info, newinfo, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3483,6 +3738,7 @@ void pmpi_info_dup_f08_(const MPI_Fint *info, MPI_Fint *newinfo, MPI_Fint *ierro
 void pmpi_info_free_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_free_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_free_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3492,6 +3748,7 @@ void pmpi_info_free_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror);
 void pmpi_get_hw_resource_info_f08_(MPI_Fint *hw_info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_hw_resource_info_(hw_info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3501,6 +3758,7 @@ void pmpi_get_hw_resource_info_f08_(MPI_Fint *hw_info, MPI_Fint *ierror)
 void pmpi_abi_get_version_(MPI_Fint *abi_major, MPI_Fint *abi_minor, MPI_Fint *ierror);
 void pmpi_abi_get_version_f08_(MPI_Fint *abi_major, MPI_Fint *abi_minor, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_get_version_(abi_major, abi_minor, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3510,6 +3768,7 @@ void pmpi_abi_get_version_f08_(MPI_Fint *abi_major, MPI_Fint *abi_minor, MPI_Fin
 void pmpi_abi_get_info_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_abi_get_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_get_info_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3519,6 +3778,7 @@ void pmpi_abi_get_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_abi_get_fortran_info_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_abi_get_fortran_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_get_fortran_info_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3528,6 +3788,7 @@ void pmpi_abi_get_fortran_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_abi_set_fortran_info_(const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_abi_set_fortran_info_f08_(const MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_set_fortran_info_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3541,6 +3802,7 @@ void pmpi_cart_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *ndims, cons
                            const MPI_Fint *periods, const MPI_Fint *reorder, MPI_Fint *comm_cart,
                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_create_(comm_old, ndims, dims, periods, reorder, comm_cart, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3552,6 +3814,7 @@ void pmpi_cart_map_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_Fint 
 void pmpi_cart_map_f08_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_Fint *dims,
                         const MPI_Fint *periods, MPI_Fint *newrank, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_map_(comm, ndims, dims, periods, newrank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3561,6 +3824,7 @@ void pmpi_cart_map_f08_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_F
 void pmpi_cartdim_get_(const MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *ierror);
 void pmpi_cartdim_get_f08_(const MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cartdim_get_(comm, ndims, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3572,6 +3836,7 @@ void pmpi_cart_get_(const MPI_Fint *comm, const MPI_Fint *maxdims, MPI_Fint *dim
 void pmpi_cart_get_f08_(const MPI_Fint *comm, const MPI_Fint *maxdims, MPI_Fint *dims,
                         MPI_Fint *periods, MPI_Fint *coords, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_get_(comm, maxdims, dims, periods, coords, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3583,6 +3848,7 @@ void pmpi_cart_rank_(const MPI_Fint *comm, const MPI_Fint *coords, MPI_Fint *ran
 void pmpi_cart_rank_f08_(const MPI_Fint *comm, const MPI_Fint *coords, MPI_Fint *rank,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_rank_(comm, coords, rank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3594,6 +3860,7 @@ void pmpi_cart_coords_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fin
 void pmpi_cart_coords_f08_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fint *maxdims,
                            MPI_Fint *coords, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_coords_(comm, rank, maxdims, coords, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3605,6 +3872,7 @@ void pmpi_cart_shift_(const MPI_Fint *comm, const MPI_Fint *direction, const MPI
 void pmpi_cart_shift_f08_(const MPI_Fint *comm, const MPI_Fint *direction, const MPI_Fint *disp,
                           MPI_Fint *rank_source, MPI_Fint *rank_dest, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_shift_(comm, direction, disp, rank_source, rank_dest, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3616,6 +3884,7 @@ void pmpi_cart_sub_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fint 
 void pmpi_cart_sub_f08_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fint *newcomm,
                         MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_sub_(comm, remain_dims, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3627,6 +3896,7 @@ void pmpi_dims_create_(const MPI_Fint *nnodes, const MPI_Fint *ndims, MPI_Fint *
 void pmpi_dims_create_f08_(const MPI_Fint *nnodes, const MPI_Fint *ndims, MPI_Fint *dims,
                            MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dims_create_(nnodes, ndims, dims, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3640,6 +3910,7 @@ void pmpi_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *nnodes, co
                             const MPI_Fint *edges, const MPI_Fint *reorder, MPI_Fint *comm_graph,
                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_create_(comm_old, nnodes, index, edges, reorder, comm_graph, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3651,6 +3922,7 @@ void pmpi_graph_map_(const MPI_Fint *comm, const MPI_Fint *nnodes, const MPI_Fin
 void pmpi_graph_map_f08_(const MPI_Fint *comm, const MPI_Fint *nnodes, const MPI_Fint *index,
                          const MPI_Fint *edges, MPI_Fint *newrank, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_map_(comm, nnodes, index, edges, newrank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3662,6 +3934,7 @@ void pmpi_graphdims_get_(const MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedge
 void pmpi_graphdims_get_f08_(const MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedges,
                              MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graphdims_get_(comm, nnodes, nedges, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3673,6 +3946,7 @@ void pmpi_graph_get_(const MPI_Fint *comm, const MPI_Fint *maxindex, const MPI_F
 void pmpi_graph_get_f08_(const MPI_Fint *comm, const MPI_Fint *maxindex, const MPI_Fint *maxedges,
                          MPI_Fint *index, MPI_Fint *edges, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_get_(comm, maxindex, maxedges, index, edges, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3684,6 +3958,7 @@ void pmpi_graph_neighbors_count_(const MPI_Fint *comm, const MPI_Fint *rank, MPI
 void pmpi_graph_neighbors_count_f08_(const MPI_Fint *comm, const MPI_Fint *rank,
                                      MPI_Fint *nneighbors, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_neighbors_count_(comm, rank, nneighbors, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3695,6 +3970,7 @@ void pmpi_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI
 void pmpi_graph_neighbors_f08_(const MPI_Fint *comm, const MPI_Fint *rank,
                                const MPI_Fint *maxneighbors, MPI_Fint *neighbors, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_neighbors_(comm, rank, maxneighbors, neighbors, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3714,6 +3990,7 @@ void pmpi_dist_graph_create_adjacent_f08_(const MPI_Fint *comm_old, const MPI_Fi
                                           const MPI_Fint *reorder, MPI_Fint *comm_dist_graph,
                                           MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_create_adjacent_(comm_old, indegree, sources, sourceweights, outdegree,
                                      destinations, destweights, info, reorder, comm_dist_graph,
@@ -3732,6 +4009,7 @@ void pmpi_dist_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *n,
                                  const MPI_Fint *info, const MPI_Fint *reorder,
                                  MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_create_(comm_old, n, sources, degrees, destinations, weights, info, reorder,
                             comm_dist_graph, &f08_error);
@@ -3744,6 +4022,7 @@ void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *indegree, 
 void pmpi_dist_graph_neighbors_count_f08_(const MPI_Fint *comm, MPI_Fint *indegree,
                                           MPI_Fint *outdegree, MPI_Fint *weighted, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_neighbors_count_(comm, indegree, outdegree, weighted, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3759,6 +4038,7 @@ void pmpi_dist_graph_neighbors_f08_(const MPI_Fint *comm, const MPI_Fint *maxind
                                     const MPI_Fint *maxoutdegree, MPI_Fint *destinations,
                                     MPI_Fint *destweights, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_neighbors_(comm, maxindegree, sources, sourceweights, maxoutdegree,
                                destinations, destweights, &f08_error);
@@ -3769,6 +4049,7 @@ void pmpi_dist_graph_neighbors_f08_(const MPI_Fint *comm, const MPI_Fint *maxind
 void pmpi_topo_test_(const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void pmpi_topo_test_f08_(const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_topo_test_(comm, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3780,6 +4061,7 @@ void pmpi_op_create_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint
 void pmpi_op_create_f08_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint *op,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_op_create_(user_fn, commute, op, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3789,6 +4071,7 @@ void pmpi_op_create_f08_(f_user_function *user_fn, const MPI_Fint *commute, MPI_
 void pmpi_op_free_(MPI_Fint *op, MPI_Fint *ierror);
 void pmpi_op_free_f08_(MPI_Fint *op, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_op_free_(op, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3798,6 +4081,7 @@ void pmpi_op_free_f08_(MPI_Fint *op, MPI_Fint *ierror)
 void pmpi_op_commutative_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror);
 void pmpi_op_commutative_f08_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_op_commutative_(op, commute, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3809,14 +4093,17 @@ void pmpi_reduce_local_(const void *inbuf, void *inoutbuf, const MPI_Fint *count
 void PMPI_Reduce_local_f08ts(CFI_cdesc_t *inbuf, CFI_cdesc_t *inoutbuf, const MPI_Fint *count,
                              const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror)
 {
-    void *c_inbuf;
-    void *c_inoutbuf;
-    if (!f08_buffer(inbuf, "MPI_Reduce_local", "inbuf", &c_inbuf, ierror))
+    struct f08_choice c_inbuf, c_inoutbuf;
+    if (!f08_choice_in(&c_inbuf, inbuf, true, "MPI_Reduce_local", "inbuf", ierror))
         return;
-    if (!f08_buffer(inoutbuf, "MPI_Reduce_local", "inoutbuf", &c_inoutbuf, ierror))
+    if (!f08_choice_in(&c_inoutbuf, inoutbuf, true, "MPI_Reduce_local", "inoutbuf", ierror)) {
+        f08_choice_out(&c_inbuf, inbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_local_(c_inbuf, c_inoutbuf, count, datatype, op, &f08_error);
+    pmpi_reduce_local_(c_inbuf.address, c_inoutbuf.address, count, datatype, op, &f08_error);
+    f08_choice_out(&c_inbuf, inbuf, false);
+    f08_choice_out(&c_inoutbuf, inoutbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_local_f08ts = PMPI_Reduce_local_f08ts
@@ -3831,14 +4118,17 @@ static void pmpi_reduce_local_c_(const void *inbuf, void *inoutbuf, const MPI_Co
 void PMPI_Reduce_local_c_f08ts(CFI_cdesc_t *inbuf, CFI_cdesc_t *inoutbuf, const MPI_Count *count,
                                const MPI_Fint *datatype, const MPI_Fint *op, MPI_Fint *ierror)
 {
-    void *c_inbuf;
-    void *c_inoutbuf;
-    if (!f08_buffer(inbuf, "MPI_Reduce_local_c", "inbuf", &c_inbuf, ierror))
+    struct f08_choice c_inbuf, c_inoutbuf;
+    if (!f08_choice_in(&c_inbuf, inbuf, true, "MPI_Reduce_local_c", "inbuf", ierror))
         return;
-    if (!f08_buffer(inoutbuf, "MPI_Reduce_local_c", "inoutbuf", &c_inoutbuf, ierror))
+    if (!f08_choice_in(&c_inoutbuf, inoutbuf, true, "MPI_Reduce_local_c", "inoutbuf", ierror)) {
+        f08_choice_out(&c_inbuf, inbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_local_c_(c_inbuf, c_inoutbuf, count, datatype, op, &f08_error);
+    pmpi_reduce_local_c_(c_inbuf.address, c_inoutbuf.address, count, datatype, op, &f08_error);
+    f08_choice_out(&c_inbuf, inbuf, false);
+    f08_choice_out(&c_inoutbuf, inoutbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_local_c_f08ts = PMPI_Reduce_local_c_f08ts
@@ -3846,6 +4136,7 @@ void PMPI_Reduce_local_c_f08ts(CFI_cdesc_t *inbuf, CFI_cdesc_t *inoutbuf, const 
 void pmpi_ibarrier_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_ibarrier_f08_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_ibarrier_(comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3857,6 +4148,7 @@ void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *re
 void pmpi_barrier_init_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_barrier_init_(comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3869,11 +4161,11 @@ void PMPI_Ibcast_f08ts(CFI_cdesc_t *buffer, const MPI_Fint *count, const MPI_Fin
                        const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                        MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Ibcast", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Ibcast", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibcast_(c_buffer, count, datatype, root, comm, request, &f08_error);
+    pmpi_ibcast_(c_buffer.address, count, datatype, root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibcast_f08ts = PMPI_Ibcast_f08ts
@@ -3892,11 +4184,11 @@ void PMPI_Ibcast_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *count, const MPI_
                          const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                          MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Ibcast_c", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Ibcast_c", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibcast_c_(c_buffer, count, datatype, root, comm, request, &f08_error);
+    pmpi_ibcast_c_(c_buffer.address, count, datatype, root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibcast_c_f08ts = PMPI_Ibcast_c_f08ts
@@ -3908,11 +4200,11 @@ void PMPI_Bcast_init_f08ts(CFI_cdesc_t *buffer, const MPI_Fint *count, const MPI
                            const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Bcast_init", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Bcast_init", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bcast_init_(c_buffer, count, datatype, root, comm, info, request, &f08_error);
+    pmpi_bcast_init_(c_buffer.address, count, datatype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bcast_init_f08ts = PMPI_Bcast_init_f08ts
@@ -3931,11 +4223,11 @@ void PMPI_Bcast_init_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *count, const 
                              const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buffer;
-    if (!f08_buffer(buffer, "MPI_Bcast_init_c", "buffer", &c_buffer, ierror))
+    struct f08_choice c_buffer;
+    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Bcast_init_c", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bcast_init_c_(c_buffer, count, datatype, root, comm, info, request, &f08_error);
+    pmpi_bcast_init_c_(c_buffer.address, count, datatype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bcast_init_c_f08ts = PMPI_Bcast_init_c_f08ts
@@ -3947,14 +4239,16 @@ void PMPI_Ireduce_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fi
                         const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
                         const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ireduce", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ireduce", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_(c_sendbuf, c_recvbuf, count, datatype, op, root, comm, request, &f08_error);
+    pmpi_ireduce_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, request,
+                  &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_f08ts = PMPI_Ireduce_f08ts
@@ -3974,14 +4268,16 @@ void PMPI_Ireduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
                           const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ireduce_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ireduce_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_c_(c_sendbuf, c_recvbuf, count, datatype, op, root, comm, request, &f08_error);
+    pmpi_ireduce_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, request,
+                    &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_c_f08ts = PMPI_Ireduce_c_f08ts
@@ -3995,15 +4291,16 @@ void PMPI_Reduce_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_init_(c_sendbuf, c_recvbuf, count, datatype, op, root, comm, info, request,
-                      &f08_error);
+    pmpi_reduce_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, info,
+                      request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_init_f08ts = PMPI_Reduce_init_f08ts
@@ -4025,15 +4322,16 @@ void PMPI_Reduce_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const 
                               const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_init_c_(c_sendbuf, c_recvbuf, count, datatype, op, root, comm, info, request,
-                        &f08_error);
+    pmpi_reduce_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, info,
+                        request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_init_c_f08ts = PMPI_Reduce_init_c_f08ts
@@ -4045,14 +4343,16 @@ void PMPI_Iallreduce_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI
                            const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iallreduce", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallreduce", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iallreduce", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallreduce", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallreduce_(c_sendbuf, c_recvbuf, count, datatype, op, comm, request, &f08_error);
+    pmpi_iallreduce_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
+                     &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallreduce_f08ts = PMPI_Iallreduce_f08ts
@@ -4072,14 +4372,16 @@ void PMPI_Iallreduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const M
                              const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iallreduce_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallreduce_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iallreduce_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallreduce_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallreduce_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, request, &f08_error);
+    pmpi_iallreduce_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
+                       &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallreduce_c_f08ts = PMPI_Iallreduce_c_f08ts
@@ -4091,15 +4393,16 @@ void PMPI_Allreduce_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const
                                const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                                const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allreduce_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allreduce_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allreduce_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allreduce_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allreduce_init_(c_sendbuf, c_recvbuf, count, datatype, op, comm, info, request,
-                         &f08_error);
+    pmpi_allreduce_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
+                         request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allreduce_init_f08ts = PMPI_Allreduce_init_f08ts
@@ -4120,15 +4423,16 @@ void PMPI_Allreduce_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, con
                                  const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                                  const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allreduce_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allreduce_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allreduce_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allreduce_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allreduce_init_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, info, request,
-                           &f08_error);
+    pmpi_allreduce_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
+                           request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allreduce_init_c_f08ts = PMPI_Allreduce_init_c_f08ts
@@ -4139,14 +4443,17 @@ void PMPI_Scan_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fint 
                      const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                      MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scan", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Scan", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scan", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Scan", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scan_(c_sendbuf, c_recvbuf, count, datatype, op, comm, &f08_error);
+    pmpi_scan_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scan_f08ts = PMPI_Scan_f08ts
@@ -4163,14 +4470,17 @@ void PMPI_Scan_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Cou
                        const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                        MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scan_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Scan_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scan_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Scan_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scan_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, &f08_error);
+    pmpi_scan_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scan_c_f08ts = PMPI_Scan_c_f08ts
@@ -4182,14 +4492,16 @@ void PMPI_Iscan_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fint
                       const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                       MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iscan", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscan", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iscan", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscan", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscan_(c_sendbuf, c_recvbuf, count, datatype, op, comm, request, &f08_error);
+    pmpi_iscan_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
+                &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscan_f08ts = PMPI_Iscan_f08ts
@@ -4208,14 +4520,16 @@ void PMPI_Iscan_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Co
                         const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iscan_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscan_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iscan_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscan_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscan_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, request, &f08_error);
+    pmpi_iscan_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
+                  &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscan_c_f08ts = PMPI_Iscan_c_f08ts
@@ -4227,14 +4541,16 @@ void PMPI_Scan_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                           const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scan_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scan_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scan_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scan_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scan_init_(c_sendbuf, c_recvbuf, count, datatype, op, comm, info, request, &f08_error);
+    pmpi_scan_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info, request,
+                    &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scan_init_f08ts = PMPI_Scan_init_f08ts
@@ -4254,14 +4570,16 @@ void PMPI_Scan_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                             const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scan_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scan_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scan_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scan_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scan_init_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, info, request, &f08_error);
+    pmpi_scan_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
+                      request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scan_init_c_f08ts = PMPI_Scan_init_c_f08ts
@@ -4273,14 +4591,17 @@ void PMPI_Exscan_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fin
                        const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                        MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Exscan", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Exscan", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Exscan", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Exscan", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_exscan_(c_sendbuf, c_recvbuf, count, datatype, op, comm, &f08_error);
+    pmpi_exscan_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Exscan_f08ts = PMPI_Exscan_f08ts
@@ -4298,14 +4619,17 @@ void PMPI_Exscan_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_C
                          const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                          MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Exscan_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Exscan_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Exscan_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Exscan_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_exscan_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, &f08_error);
+    pmpi_exscan_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Exscan_c_f08ts = PMPI_Exscan_c_f08ts
@@ -4317,14 +4641,16 @@ void PMPI_Iexscan_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fi
                         const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iexscan", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iexscan", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iexscan", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iexscan", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iexscan_(c_sendbuf, c_recvbuf, count, datatype, op, comm, request, &f08_error);
+    pmpi_iexscan_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
+                  &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iexscan_f08ts = PMPI_Iexscan_f08ts
@@ -4344,14 +4670,16 @@ void PMPI_Iexscan_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iexscan_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iexscan_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iexscan_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iexscan_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iexscan_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, request, &f08_error);
+    pmpi_iexscan_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
+                    &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iexscan_c_f08ts = PMPI_Iexscan_c_f08ts
@@ -4363,14 +4691,16 @@ void PMPI_Exscan_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                             const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Exscan_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Exscan_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Exscan_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Exscan_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_exscan_init_(c_sendbuf, c_recvbuf, count, datatype, op, comm, info, request, &f08_error);
+    pmpi_exscan_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
+                      request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Exscan_init_f08ts = PMPI_Exscan_init_f08ts
@@ -4390,14 +4720,16 @@ void PMPI_Exscan_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const 
                               const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                               const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Exscan_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Exscan_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Exscan_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Exscan_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_exscan_init_c_(c_sendbuf, c_recvbuf, count, datatype, op, comm, info, request, &f08_error);
+    pmpi_exscan_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
+                        request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Exscan_init_c_f08ts = PMPI_Exscan_init_c_f08ts
@@ -4409,14 +4741,18 @@ void PMPI_Reduce_scatter_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                const MPI_Fint *recvcounts, const MPI_Fint *datatype,
                                const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_scatter", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_scatter", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_(c_sendbuf, c_recvbuf, recvcounts, datatype, op, comm, &f08_error);
+    pmpi_reduce_scatter_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
+                         &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_f08ts = PMPI_Reduce_scatter_f08ts
@@ -4434,14 +4770,18 @@ void PMPI_Reduce_scatter_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                  const MPI_Count *recvcounts, const MPI_Fint *datatype,
                                  const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_scatter_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_scatter_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_c_(c_sendbuf, c_recvbuf, recvcounts, datatype, op, comm, &f08_error);
+    pmpi_reduce_scatter_c_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
+                           &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_c_f08ts = PMPI_Reduce_scatter_c_f08ts
@@ -4454,15 +4794,16 @@ void PMPI_Ireduce_scatter_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                 const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ireduce_scatter", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ireduce_scatter", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_(c_sendbuf, c_recvbuf, recvcounts, datatype, op, comm, request,
-                          &f08_error);
+    pmpi_ireduce_scatter_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
+                          request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_f08ts = PMPI_Ireduce_scatter_f08ts
@@ -4483,15 +4824,16 @@ void PMPI_Ireduce_scatter_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                   const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                   MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ireduce_scatter_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ireduce_scatter_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_c_(c_sendbuf, c_recvbuf, recvcounts, datatype, op, comm, request,
-                            &f08_error);
+    pmpi_ireduce_scatter_c_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
+                            request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_c_f08ts = PMPI_Ireduce_scatter_c_f08ts
@@ -4504,15 +4846,16 @@ void PMPI_Reduce_scatter_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                     const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info,
                                     MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_init_(c_sendbuf, c_recvbuf, recvcounts, datatype, op, comm, info, request,
-                              &f08_error);
+    pmpi_reduce_scatter_init_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
+                              info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_init_f08ts = PMPI_Reduce_scatter_init_f08ts
@@ -4535,15 +4878,16 @@ void PMPI_Reduce_scatter_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf
                                       const MPI_Fint *op, const MPI_Fint *comm,
                                       const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_init_c_(c_sendbuf, c_recvbuf, recvcounts, datatype, op, comm, info, request,
-                                &f08_error);
+    pmpi_reduce_scatter_init_c_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op,
+                                comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_init_c_f08ts = PMPI_Reduce_scatter_init_c_f08ts
@@ -4555,14 +4899,18 @@ void PMPI_Reduce_scatter_block_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                      const MPI_Fint *recvcount, const MPI_Fint *datatype,
                                      const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_block", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_scatter_block", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_block", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_scatter_block", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_block_(c_sendbuf, c_recvbuf, recvcount, datatype, op, comm, &f08_error);
+    pmpi_reduce_scatter_block_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op, comm,
+                               &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_block_f08ts = PMPI_Reduce_scatter_block_f08ts
@@ -4580,14 +4928,18 @@ void PMPI_Reduce_scatter_block_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbu
                                        const MPI_Count *recvcount, const MPI_Fint *datatype,
                                        const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_block_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_scatter_block_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_block_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_scatter_block_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_block_c_(c_sendbuf, c_recvbuf, recvcount, datatype, op, comm, &f08_error);
+    pmpi_reduce_scatter_block_c_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
+                                 comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_block_c_f08ts = PMPI_Reduce_scatter_block_c_f08ts
@@ -4600,15 +4952,16 @@ void PMPI_Ireduce_scatter_block_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf
                                       const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                       MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ireduce_scatter_block", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter_block", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ireduce_scatter_block", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter_block", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_block_(c_sendbuf, c_recvbuf, recvcount, datatype, op, comm, request,
-                                &f08_error);
+    pmpi_ireduce_scatter_block_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op, comm,
+                                request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_block_f08ts = PMPI_Ireduce_scatter_block_f08ts
@@ -4630,15 +4983,16 @@ void PMPI_Ireduce_scatter_block_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvb
                                         const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                         MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ireduce_scatter_block_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter_block_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ireduce_scatter_block_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter_block_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_block_c_(c_sendbuf, c_recvbuf, recvcount, datatype, op, comm, request,
-                                  &f08_error);
+    pmpi_ireduce_scatter_block_c_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
+                                  comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_block_c_f08ts = PMPI_Ireduce_scatter_block_c_f08ts
@@ -4652,15 +5006,16 @@ void PMPI_Reduce_scatter_block_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *rec
                                           const MPI_Fint *op, const MPI_Fint *comm,
                                           const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_block_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_block_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_block_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_block_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_block_init_(c_sendbuf, c_recvbuf, recvcount, datatype, op, comm, info,
-                                    request, &f08_error);
+    pmpi_reduce_scatter_block_init_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
+                                    comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_block_init_f08ts = PMPI_Reduce_scatter_block_init_f08ts
@@ -4685,15 +5040,16 @@ void PMPI_Reduce_scatter_block_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *r
                                             const MPI_Fint *info, MPI_Fint *request,
                                             MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Reduce_scatter_block_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_block_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Reduce_scatter_block_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_block_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_block_init_c_(c_sendbuf, c_recvbuf, recvcount, datatype, op, comm, info,
-                                      request, &f08_error);
+    pmpi_reduce_scatter_block_init_c_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
+                                      comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_block_init_c_f08ts = PMPI_Reduce_scatter_block_init_c_f08ts
@@ -4705,15 +5061,18 @@ void PMPI_Gather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const MP
                        CFI_cdesc_t *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                        const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gather", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Gather", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gather", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Gather", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gather_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                 &f08_error);
+    pmpi_gather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                 root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gather_f08ts = PMPI_Gather_f08ts
@@ -4732,15 +5091,18 @@ void PMPI_Gather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount, const
                          CFI_cdesc_t *recvbuf, const MPI_Count *recvcount, const MPI_Fint *recvtype,
                          const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gather_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Gather_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gather_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Gather_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gather_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                   &f08_error);
+    pmpi_gather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                   root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gather_c_f08ts = PMPI_Gather_c_f08ts
@@ -4753,15 +5115,16 @@ void PMPI_Igather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const M
                         const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                         MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Igather", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igather", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Igather", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igather", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igather_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                  request, &f08_error);
+    pmpi_igather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                  root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igather_f08ts = PMPI_Igather_f08ts
@@ -4784,15 +5147,16 @@ void PMPI_Igather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                           const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                           MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Igather_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igather_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Igather_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igather_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igather_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                    request, &f08_error);
+    pmpi_igather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                    root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igather_c_f08ts = PMPI_Igather_c_f08ts
@@ -4807,15 +5171,16 @@ void PMPI_Gather_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                             const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                             MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gather_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gather_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gather_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gather_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gather_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                      info, request, &f08_error);
+    pmpi_gather_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                      recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gather_init_f08ts = PMPI_Gather_init_f08ts
@@ -4839,15 +5204,16 @@ void PMPI_Gather_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                               const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                               MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gather_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gather_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gather_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gather_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gather_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                        info, request, &f08_error);
+    pmpi_gather_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                        recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gather_init_c_f08ts = PMPI_Gather_init_c_f08ts
@@ -4861,15 +5227,18 @@ void PMPI_Gatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const M
                         const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                         MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gatherv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Gatherv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gatherv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Gatherv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gatherv_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype, root,
-                  comm, &f08_error);
+    pmpi_gatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
+                  recvtype, root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gatherv_f08ts = PMPI_Gatherv_f08ts
@@ -4890,15 +5259,18 @@ void PMPI_Gatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                           const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                           MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gatherv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Gatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gatherv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Gatherv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gatherv_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype, root,
-                    comm, &f08_error);
+    pmpi_gatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
+                    recvtype, root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gatherv_c_f08ts = PMPI_Gatherv_c_f08ts
@@ -4912,15 +5284,16 @@ void PMPI_Igatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const 
                          const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Igatherv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igatherv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Igatherv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igatherv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igatherv_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype, root,
-                   comm, request, &f08_error);
+    pmpi_igatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
+                   recvtype, root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igatherv_f08ts = PMPI_Igatherv_f08ts
@@ -4943,15 +5316,16 @@ void PMPI_Igatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                            const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Igatherv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Igatherv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igatherv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igatherv_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype, root,
-                     comm, request, &f08_error);
+    pmpi_igatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
+                     recvtype, root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igatherv_c_f08ts = PMPI_Igatherv_c_f08ts
@@ -4966,15 +5340,16 @@ void PMPI_Gatherv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                              const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                              const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gatherv_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gatherv_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gatherv_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gatherv_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gatherv_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype,
-                       root, comm, info, request, &f08_error);
+    pmpi_gatherv_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                       displs, recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gatherv_init_f08ts = PMPI_Gatherv_init_f08ts
@@ -5000,15 +5375,16 @@ void PMPI_Gatherv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                                const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                                const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Gatherv_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gatherv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Gatherv_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gatherv_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gatherv_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype,
-                         root, comm, info, request, &f08_error);
+    pmpi_gatherv_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                         displs, recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gatherv_init_c_f08ts = PMPI_Gatherv_init_c_f08ts
@@ -5020,15 +5396,18 @@ void PMPI_Scatter_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const M
                         CFI_cdesc_t *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                         const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatter", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Scatter", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatter", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Scatter", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatter_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                  &f08_error);
+    pmpi_scatter_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                  root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatter_f08ts = PMPI_Scatter_f08ts
@@ -5048,15 +5427,18 @@ void PMPI_Scatter_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                           const MPI_Count *recvcount, const MPI_Fint *recvtype,
                           const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatter_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Scatter_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatter_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Scatter_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatter_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                    &f08_error);
+    pmpi_scatter_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                    root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatter_c_f08ts = PMPI_Scatter_c_f08ts
@@ -5070,15 +5452,16 @@ void PMPI_Iscatter_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const 
                          const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                          MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iscatter", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatter", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iscatter", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatter", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatter_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                   request, &f08_error);
+    pmpi_iscatter_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                   root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatter_f08ts = PMPI_Iscatter_f08ts
@@ -5101,15 +5484,16 @@ void PMPI_Iscatter_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                            const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iscatter_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatter_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iscatter_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatter_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatter_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                     request, &f08_error);
+    pmpi_iscatter_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                     root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatter_c_f08ts = PMPI_Iscatter_c_f08ts
@@ -5124,15 +5508,16 @@ void PMPI_Scatter_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                              const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatter_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatter_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatter_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatter_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatter_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                       info, request, &f08_error);
+    pmpi_scatter_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                       recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatter_init_f08ts = PMPI_Scatter_init_f08ts
@@ -5156,15 +5541,16 @@ void PMPI_Scatter_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                                const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                                MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatter_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatter_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatter_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatter_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatter_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, root, comm,
-                         info, request, &f08_error);
+    pmpi_scatter_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                         recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatter_init_c_f08ts = PMPI_Scatter_init_c_f08ts
@@ -5178,15 +5564,18 @@ void PMPI_Scatterv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts, const
                          const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                          MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatterv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Scatterv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatterv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Scatterv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatterv_(c_sendbuf, sendcounts, displs, sendtype, c_recvbuf, recvcount, recvtype, root,
-                   comm, &f08_error);
+    pmpi_scatterv_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address, recvcount,
+                   recvtype, root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatterv_f08ts = PMPI_Scatterv_f08ts
@@ -5206,15 +5595,18 @@ void PMPI_Scatterv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcounts,
                            const MPI_Count *recvcount, const MPI_Fint *recvtype,
                            const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatterv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Scatterv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatterv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Scatterv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatterv_c_(c_sendbuf, sendcounts, displs, sendtype, c_recvbuf, recvcount, recvtype, root,
-                     comm, &f08_error);
+    pmpi_scatterv_c_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address, recvcount,
+                     recvtype, root, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatterv_c_f08ts = PMPI_Scatterv_c_f08ts
@@ -5228,15 +5620,16 @@ void PMPI_Iscatterv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts, cons
                           const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iscatterv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatterv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iscatterv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatterv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatterv_(c_sendbuf, sendcounts, displs, sendtype, c_recvbuf, recvcount, recvtype, root,
-                    comm, request, &f08_error);
+    pmpi_iscatterv_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address, recvcount,
+                    recvtype, root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatterv_f08ts = PMPI_Iscatterv_f08ts
@@ -5260,15 +5653,16 @@ void PMPI_Iscatterv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcounts,
                             const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iscatterv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatterv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iscatterv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatterv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatterv_c_(c_sendbuf, sendcounts, displs, sendtype, c_recvbuf, recvcount, recvtype, root,
-                      comm, request, &f08_error);
+    pmpi_iscatterv_c_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address, recvcount,
+                      recvtype, root, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatterv_c_f08ts = PMPI_Iscatterv_c_f08ts
@@ -5283,15 +5677,16 @@ void PMPI_Scatterv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                               const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                               const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatterv_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatterv_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatterv_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatterv_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatterv_init_(c_sendbuf, sendcounts, displs, sendtype, c_recvbuf, recvcount, recvtype,
-                        root, comm, info, request, &f08_error);
+    pmpi_scatterv_init_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address,
+                        recvcount, recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatterv_init_f08ts = PMPI_Scatterv_init_f08ts
@@ -5317,15 +5712,16 @@ void PMPI_Scatterv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount
                                 const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Scatterv_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatterv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Scatterv_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatterv_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatterv_init_c_(c_sendbuf, sendcounts, displs, sendtype, c_recvbuf, recvcount, recvtype,
-                          root, comm, info, request, &f08_error);
+    pmpi_scatterv_init_c_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address,
+                          recvcount, recvtype, root, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatterv_init_c_f08ts = PMPI_Scatterv_init_c_f08ts
@@ -5337,15 +5733,18 @@ void PMPI_Allgather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const
                           CFI_cdesc_t *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                           const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgather", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Allgather", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgather", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Allgather", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgather_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                    &f08_error);
+    pmpi_allgather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                    comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgather_f08ts = PMPI_Allgather_f08ts
@@ -5364,15 +5763,18 @@ void PMPI_Allgather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                             const MPI_Count *recvcount, const MPI_Fint *recvtype,
                             const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgather_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Allgather_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgather_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Allgather_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgather_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                      &f08_error);
+    pmpi_allgather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                      recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgather_c_f08ts = PMPI_Allgather_c_f08ts
@@ -5385,15 +5787,16 @@ void PMPI_Iallgather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                            const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                            const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iallgather", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgather", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iallgather", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgather", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgather_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm, request,
-                     &f08_error);
+    pmpi_iallgather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                     comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgather_f08ts = PMPI_Iallgather_f08ts
@@ -5415,15 +5818,16 @@ void PMPI_Iallgather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                              const MPI_Count *recvcount, const MPI_Fint *recvtype,
                              const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iallgather_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgather_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iallgather_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgather_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgather_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                       request, &f08_error);
+    pmpi_iallgather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                       recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgather_c_f08ts = PMPI_Iallgather_c_f08ts
@@ -5438,15 +5842,16 @@ void PMPI_Allgather_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                                const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgather_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgather_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgather_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgather_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgather_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm, info,
-                         request, &f08_error);
+    pmpi_allgather_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                         recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgather_init_f08ts = PMPI_Allgather_init_f08ts
@@ -5470,15 +5875,16 @@ void PMPI_Allgather_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcoun
                                  const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                  MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgather_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgather_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgather_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgather_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgather_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                           info, request, &f08_error);
+    pmpi_allgather_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                           recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgather_init_c_f08ts = PMPI_Allgather_init_c_f08ts
@@ -5491,15 +5897,18 @@ void PMPI_Allgatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                            const MPI_Fint *recvcounts, const MPI_Fint *displs,
                            const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgatherv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Allgatherv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgatherv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Allgatherv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgatherv_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype, comm,
-                     &f08_error);
+    pmpi_allgatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
+                     recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgatherv_f08ts = PMPI_Allgatherv_f08ts
@@ -5519,15 +5928,18 @@ void PMPI_Allgatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                              const MPI_Count *recvcounts, const MPI_Aint *displs,
                              const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgatherv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Allgatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgatherv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Allgatherv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgatherv_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype,
-                       comm, &f08_error);
+    pmpi_allgatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                       displs, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgatherv_c_f08ts = PMPI_Allgatherv_c_f08ts
@@ -5542,15 +5954,16 @@ void PMPI_Iallgatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                             const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iallgatherv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgatherv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iallgatherv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgatherv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgatherv_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype, comm,
-                      request, &f08_error);
+    pmpi_iallgatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
+                      recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgatherv_f08ts = PMPI_Iallgatherv_f08ts
@@ -5574,15 +5987,16 @@ void PMPI_Iallgatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                               const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Iallgatherv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Iallgatherv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgatherv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgatherv_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype,
-                        comm, request, &f08_error);
+    pmpi_iallgatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                        displs, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgatherv_c_f08ts = PMPI_Iallgatherv_c_f08ts
@@ -5597,15 +6011,16 @@ void PMPI_Allgatherv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                                 const MPI_Fint *recvtype, const MPI_Fint *comm,
                                 const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgatherv_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgatherv_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgatherv_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgatherv_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgatherv_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype,
-                          comm, info, request, &f08_error);
+    pmpi_allgatherv_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                          displs, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgatherv_init_f08ts = PMPI_Allgatherv_init_f08ts
@@ -5630,15 +6045,16 @@ void PMPI_Allgatherv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcou
                                   const MPI_Fint *recvtype, const MPI_Fint *comm,
                                   const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Allgatherv_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgatherv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Allgatherv_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgatherv_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgatherv_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs, recvtype,
-                            comm, info, request, &f08_error);
+    pmpi_allgatherv_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                            displs, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgatherv_init_c_f08ts = PMPI_Allgatherv_init_c_f08ts
@@ -5650,15 +6066,18 @@ void PMPI_Alltoall_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const 
                          CFI_cdesc_t *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                          const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoall", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Alltoall", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoall", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Alltoall", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoall_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                   &f08_error);
+    pmpi_alltoall_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                   comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoall_f08ts = PMPI_Alltoall_f08ts
@@ -5677,15 +6096,18 @@ void PMPI_Alltoall_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                            const MPI_Count *recvcount, const MPI_Fint *recvtype,
                            const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoall_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Alltoall_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoall_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Alltoall_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoall_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                     &f08_error);
+    pmpi_alltoall_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                     comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoall_c_f08ts = PMPI_Alltoall_c_f08ts
@@ -5697,15 +6119,16 @@ void PMPI_Ialltoall_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const
                           CFI_cdesc_t *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                           const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ialltoall", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoall", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ialltoall", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoall", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoall_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm, request,
-                    &f08_error);
+    pmpi_ialltoall_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
+                    comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoall_f08ts = PMPI_Ialltoall_f08ts
@@ -5727,15 +6150,16 @@ void PMPI_Ialltoall_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                             const MPI_Count *recvcount, const MPI_Fint *recvtype,
                             const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ialltoall_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoall_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ialltoall_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoall_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoall_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm, request,
-                      &f08_error);
+    pmpi_ialltoall_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                      recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoall_c_f08ts = PMPI_Ialltoall_c_f08ts
@@ -5750,15 +6174,16 @@ void PMPI_Alltoall_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                               const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoall_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoall_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoall_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoall_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoall_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm, info,
-                        request, &f08_error);
+    pmpi_alltoall_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                        recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoall_init_f08ts = PMPI_Alltoall_init_f08ts
@@ -5782,15 +6207,16 @@ void PMPI_Alltoall_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount
                                 const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoall_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoall_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoall_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoall_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoall_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                          info, request, &f08_error);
+    pmpi_alltoall_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                          recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoall_init_c_f08ts = PMPI_Alltoall_init_c_f08ts
@@ -5804,15 +6230,18 @@ void PMPI_Alltoallv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts, cons
                           const MPI_Fint *recvcounts, const MPI_Fint *rdispls,
                           const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoallv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Alltoallv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoallv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Alltoallv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallv_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts, rdispls,
-                    recvtype, comm, &f08_error);
+    pmpi_alltoallv_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address, recvcounts,
+                    rdispls, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallv_f08ts = PMPI_Alltoallv_f08ts
@@ -5832,15 +6261,18 @@ void PMPI_Alltoallv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcounts,
                             const MPI_Count *recvcounts, const MPI_Aint *rdispls,
                             const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoallv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Alltoallv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoallv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Alltoallv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallv_c_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts, rdispls,
-                      recvtype, comm, &f08_error);
+    pmpi_alltoallv_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                      recvcounts, rdispls, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallv_c_f08ts = PMPI_Alltoallv_c_f08ts
@@ -5855,15 +6287,16 @@ void PMPI_Ialltoallv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                            const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ialltoallv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoallv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ialltoallv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoallv_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts, rdispls,
-                     recvtype, comm, request, &f08_error);
+    pmpi_ialltoallv_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                     recvcounts, rdispls, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoallv_f08ts = PMPI_Ialltoallv_f08ts
@@ -5887,15 +6320,16 @@ void PMPI_Ialltoallv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcounts,
                              const MPI_Aint *rdispls, const MPI_Fint *recvtype,
                              const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ialltoallv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoallv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ialltoallv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoallv_c_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts, rdispls,
-                       recvtype, comm, request, &f08_error);
+    pmpi_ialltoallv_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                       recvcounts, rdispls, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoallv_c_f08ts = PMPI_Ialltoallv_c_f08ts
@@ -5911,15 +6345,16 @@ void PMPI_Alltoallv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                                const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoallv_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoallv_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoallv_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallv_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallv_init_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts, rdispls,
-                         recvtype, comm, info, request, &f08_error);
+    pmpi_alltoallv_init_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                         recvcounts, rdispls, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallv_init_f08ts = PMPI_Alltoallv_init_f08ts
@@ -5945,15 +6380,16 @@ void PMPI_Alltoallv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcoun
                                  const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                  MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoallv_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoallv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoallv_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallv_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallv_init_c_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts, rdispls,
-                           recvtype, comm, info, request, &f08_error);
+    pmpi_alltoallv_init_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                           recvcounts, rdispls, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallv_init_c_f08ts = PMPI_Alltoallv_init_c_f08ts
@@ -5967,15 +6403,18 @@ void PMPI_Alltoallw_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts, cons
                           const MPI_Fint *recvcounts, const MPI_Fint *rdispls,
                           const MPI_Fint *recvtypes, const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoallw", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Alltoallw", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoallw", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Alltoallw", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallw_(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, rdispls,
-                    recvtypes, comm, &f08_error);
+    pmpi_alltoallw_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
+                    recvcounts, rdispls, recvtypes, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallw_f08ts = PMPI_Alltoallw_f08ts
@@ -5990,15 +6429,16 @@ void PMPI_Ialltoallw_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                            const MPI_Fint *recvtypes, const MPI_Fint *comm, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ialltoallw", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoallw", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ialltoallw", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallw", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoallw_(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, rdispls,
-                     recvtypes, comm, request, &f08_error);
+    pmpi_ialltoallw_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
+                     recvcounts, rdispls, recvtypes, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoallw_f08ts = PMPI_Ialltoallw_f08ts
@@ -6014,15 +6454,16 @@ void PMPI_Alltoallw_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                                const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Alltoallw_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoallw_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Alltoallw_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallw_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallw_init_(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts, rdispls,
-                         recvtypes, comm, info, request, &f08_error);
+    pmpi_alltoallw_init_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
+                         recvcounts, rdispls, recvtypes, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallw_init_f08ts = PMPI_Alltoallw_init_f08ts
@@ -6035,15 +6476,18 @@ void PMPI_Neighbor_allgather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcou
                                    const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                                    const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgather", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_allgather", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgather", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_allgather", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgather_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                             &f08_error);
+    pmpi_neighbor_allgather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                             recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgather_f08ts = PMPI_Neighbor_allgather_f08ts
@@ -6063,15 +6507,18 @@ void PMPI_Neighbor_allgather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *send
                                      const MPI_Count *recvcount, const MPI_Fint *recvtype,
                                      const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgather_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_allgather_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgather_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_allgather_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgather_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                               &f08_error);
+    pmpi_neighbor_allgather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                               recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgather_c_f08ts = PMPI_Neighbor_allgather_c_f08ts
@@ -6085,15 +6532,16 @@ void PMPI_Ineighbor_allgather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
                                     const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                                     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_allgather", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgather", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_allgather", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgather", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgather_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                              request, &f08_error);
+    pmpi_ineighbor_allgather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                              recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgather_f08ts = PMPI_Ineighbor_allgather_f08ts
@@ -6115,15 +6563,16 @@ void PMPI_Ineighbor_allgather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sen
                                       const MPI_Count *recvcount, const MPI_Fint *recvtype,
                                       const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_allgather_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgather_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_allgather_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgather_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgather_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype,
-                                comm, request, &f08_error);
+    pmpi_ineighbor_allgather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                recvcount, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgather_c_f08ts = PMPI_Ineighbor_allgather_c_f08ts
@@ -6139,15 +6588,16 @@ void PMPI_Neighbor_allgather_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *se
                                         const MPI_Fint *comm, const MPI_Fint *info,
                                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgather_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgather_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgather_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgather_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgather_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype,
-                                  comm, info, request, &f08_error);
+    pmpi_neighbor_allgather_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                  recvcount, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgather_init_f08ts = PMPI_Neighbor_allgather_init_f08ts
@@ -6173,15 +6623,16 @@ void PMPI_Neighbor_allgather_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count 
                                           const MPI_Fint *comm, const MPI_Fint *info,
                                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgather_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgather_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgather_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgather_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgather_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype,
-                                    comm, info, request, &f08_error);
+    pmpi_neighbor_allgather_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                    recvcount, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgather_init_c_f08ts = PMPI_Neighbor_allgather_init_c_f08ts
@@ -6196,15 +6647,18 @@ void PMPI_Neighbor_allgatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
                                     const MPI_Fint *recvtype, const MPI_Fint *comm,
                                     MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgatherv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_allgatherv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgatherv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_allgatherv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgatherv_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs,
-                              recvtype, comm, &f08_error);
+    pmpi_neighbor_allgatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
+                              displs, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgatherv_f08ts = PMPI_Neighbor_allgatherv_f08ts
@@ -6226,15 +6680,18 @@ void PMPI_Neighbor_allgatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sen
                                       const MPI_Fint *recvtype, const MPI_Fint *comm,
                                       MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgatherv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_allgatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgatherv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_allgatherv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgatherv_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs,
-                                recvtype, comm, &f08_error);
+    pmpi_neighbor_allgatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                recvcounts, displs, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgatherv_c_f08ts = PMPI_Neighbor_allgatherv_c_f08ts
@@ -6249,15 +6706,16 @@ void PMPI_Ineighbor_allgatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendc
                                      const MPI_Fint *recvtype, const MPI_Fint *comm,
                                      MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_allgatherv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgatherv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_allgatherv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgatherv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgatherv_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs,
-                               recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_allgatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                               recvcounts, displs, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgatherv_f08ts = PMPI_Ineighbor_allgatherv_f08ts
@@ -6282,15 +6740,16 @@ void PMPI_Ineighbor_allgatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *se
                                        const MPI_Fint *recvtype, const MPI_Fint *comm,
                                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_allgatherv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_allgatherv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgatherv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgatherv_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs,
-                                 recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_allgatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                 recvcounts, displs, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgatherv_c_f08ts = PMPI_Ineighbor_allgatherv_c_f08ts
@@ -6306,15 +6765,16 @@ void PMPI_Neighbor_allgatherv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *s
                                          const MPI_Fint *recvtype, const MPI_Fint *comm,
                                          const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgatherv_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgatherv_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgatherv_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgatherv_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgatherv_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs,
-                                   recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_allgatherv_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                   recvcounts, displs, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgatherv_init_f08ts = PMPI_Neighbor_allgatherv_init_f08ts
@@ -6342,15 +6802,16 @@ void PMPI_Neighbor_allgatherv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count
                                            const MPI_Fint *info, MPI_Fint *request,
                                            MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_allgatherv_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgatherv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_allgatherv_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgatherv_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgatherv_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcounts, displs,
-                                     recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_allgatherv_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                     recvcounts, displs, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgatherv_init_c_f08ts = PMPI_Neighbor_allgatherv_init_c_f08ts
@@ -6363,15 +6824,18 @@ void PMPI_Neighbor_alltoall_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcoun
                                   const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                                   const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoall", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_alltoall", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoall", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_alltoall", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoall_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                            &f08_error);
+    pmpi_neighbor_alltoall_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                            recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoall_f08ts = PMPI_Neighbor_alltoall_f08ts
@@ -6391,15 +6855,18 @@ void PMPI_Neighbor_alltoall_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendc
                                     const MPI_Count *recvcount, const MPI_Fint *recvtype,
                                     const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoall_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_alltoall_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoall_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_alltoall_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoall_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                              &f08_error);
+    pmpi_neighbor_alltoall_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                              recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoall_c_f08ts = PMPI_Neighbor_alltoall_c_f08ts
@@ -6413,15 +6880,16 @@ void PMPI_Ineighbor_alltoall_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcou
                                    const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                                    const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_alltoall", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoall", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_alltoall", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoall", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoall_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                             request, &f08_error);
+    pmpi_ineighbor_alltoall_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                             recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoall_f08ts = PMPI_Ineighbor_alltoall_f08ts
@@ -6443,15 +6911,16 @@ void PMPI_Ineighbor_alltoall_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *send
                                      const MPI_Count *recvcount, const MPI_Fint *recvtype,
                                      const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_alltoall_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoall_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_alltoall_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoall_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoall_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype, comm,
-                               request, &f08_error);
+    pmpi_ineighbor_alltoall_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
+                               recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoall_c_f08ts = PMPI_Ineighbor_alltoall_c_f08ts
@@ -6467,15 +6936,16 @@ void PMPI_Neighbor_alltoall_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sen
                                        const MPI_Fint *comm, const MPI_Fint *info,
                                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoall_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoall_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoall_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoall_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoall_init_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype,
-                                 comm, info, request, &f08_error);
+    pmpi_neighbor_alltoall_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                 recvcount, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoall_init_f08ts = PMPI_Neighbor_alltoall_init_f08ts
@@ -6501,15 +6971,16 @@ void PMPI_Neighbor_alltoall_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *
                                          const MPI_Fint *comm, const MPI_Fint *info,
                                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoall_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoall_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoall_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoall_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoall_init_c_(c_sendbuf, sendcount, sendtype, c_recvbuf, recvcount, recvtype,
-                                   comm, info, request, &f08_error);
+    pmpi_neighbor_alltoall_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
+                                   recvcount, recvtype, comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoall_init_c_f08ts = PMPI_Neighbor_alltoall_init_c_f08ts
@@ -6524,15 +6995,18 @@ void PMPI_Neighbor_alltoallv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcou
                                    const MPI_Fint *rdispls, const MPI_Fint *recvtype,
                                    const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoallv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_alltoallv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoallv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_alltoallv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallv_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts,
-                             rdispls, recvtype, comm, &f08_error);
+    pmpi_neighbor_alltoallv_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                             recvcounts, rdispls, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallv_f08ts = PMPI_Neighbor_alltoallv_f08ts
@@ -6555,15 +7029,18 @@ void PMPI_Neighbor_alltoallv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *send
                                      const MPI_Aint *rdispls, const MPI_Fint *recvtype,
                                      const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoallv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_alltoallv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoallv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_alltoallv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallv_c_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts,
-                               rdispls, recvtype, comm, &f08_error);
+    pmpi_neighbor_alltoallv_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                               recvcounts, rdispls, recvtype, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallv_c_f08ts = PMPI_Neighbor_alltoallv_c_f08ts
@@ -6579,15 +7056,16 @@ void PMPI_Ineighbor_alltoallv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
                                     const MPI_Fint *rdispls, const MPI_Fint *recvtype,
                                     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_alltoallv", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoallv", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_alltoallv", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallv", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoallv_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts,
-                              rdispls, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_alltoallv_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                              recvcounts, rdispls, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoallv_f08ts = PMPI_Ineighbor_alltoallv_f08ts
@@ -6612,15 +7090,16 @@ void PMPI_Ineighbor_alltoallv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sen
                                       const MPI_Aint *rdispls, const MPI_Fint *recvtype,
                                       const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_alltoallv_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoallv_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_alltoallv_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallv_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoallv_c_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts,
-                                rdispls, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_alltoallv_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
+                                recvcounts, rdispls, recvtype, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoallv_c_f08ts = PMPI_Ineighbor_alltoallv_c_f08ts
@@ -6637,15 +7116,17 @@ void PMPI_Neighbor_alltoallv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *se
                                         const MPI_Fint *comm, const MPI_Fint *info,
                                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoallv_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallv_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoallv_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallv_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallv_init_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts,
-                                  rdispls, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_alltoallv_init_(c_sendbuf.address, sendcounts, sdispls, sendtype,
+                                  c_recvbuf.address, recvcounts, rdispls, recvtype, comm, info,
+                                  request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallv_init_f08ts = PMPI_Neighbor_alltoallv_init_f08ts
@@ -6673,15 +7154,17 @@ void PMPI_Neighbor_alltoallv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count 
                                           const MPI_Fint *comm, const MPI_Fint *info,
                                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoallv_init_c", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoallv_init_c", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallv_init_c", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallv_init_c_(c_sendbuf, sendcounts, sdispls, sendtype, c_recvbuf, recvcounts,
-                                    rdispls, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_alltoallv_init_c_(c_sendbuf.address, sendcounts, sdispls, sendtype,
+                                    c_recvbuf.address, recvcounts, rdispls, recvtype, comm, info,
+                                    request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallv_init_c_f08ts = PMPI_Neighbor_alltoallv_init_c_f08ts
@@ -6696,15 +7179,18 @@ void PMPI_Neighbor_alltoallw_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcou
                                    const MPI_Aint *rdispls, const MPI_Fint *recvtypes,
                                    const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoallw", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Neighbor_alltoallw", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoallw", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Neighbor_alltoallw", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallw_(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts,
-                             rdispls, recvtypes, comm, &f08_error);
+    pmpi_neighbor_alltoallw_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
+                             recvcounts, rdispls, recvtypes, comm, &f08_error);
+    f08_choice_out(&c_sendbuf, sendbuf, false);
+    f08_choice_out(&c_recvbuf, recvbuf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallw_f08ts = PMPI_Neighbor_alltoallw_f08ts
@@ -6720,15 +7206,16 @@ void PMPI_Ineighbor_alltoallw_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
                                     const MPI_Aint *rdispls, const MPI_Fint *recvtypes,
                                     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Ineighbor_alltoallw", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoallw", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Ineighbor_alltoallw", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallw", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoallw_(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts,
-                              rdispls, recvtypes, comm, request, &f08_error);
+    pmpi_ineighbor_alltoallw_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
+                              recvcounts, rdispls, recvtypes, comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoallw_f08ts = PMPI_Ineighbor_alltoallw_f08ts
@@ -6746,15 +7233,17 @@ void PMPI_Neighbor_alltoallw_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *se
                                         const MPI_Fint *comm, const MPI_Fint *info,
                                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_sendbuf;
-    void *c_recvbuf;
-    if (!f08_buffer(sendbuf, "MPI_Neighbor_alltoallw_init", "sendbuf", &c_sendbuf, ierror))
+    struct f08_choice c_sendbuf, c_recvbuf;
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallw_init", "sendbuf", ierror))
         return;
-    if (!f08_buffer(recvbuf, "MPI_Neighbor_alltoallw_init", "recvbuf", &c_recvbuf, ierror))
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallw_init", "recvbuf", ierror)) {
+        f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallw_init_(c_sendbuf, sendcounts, sdispls, sendtypes, c_recvbuf, recvcounts,
-                                  rdispls, recvtypes, comm, info, request, &f08_error);
+    pmpi_neighbor_alltoallw_init_(c_sendbuf.address, sendcounts, sdispls, sendtypes,
+                                  c_recvbuf.address, recvcounts, rdispls, recvtypes, comm, info,
+                                  request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallw_init_f08ts = PMPI_Neighbor_alltoallw_init_f08ts
@@ -6765,11 +7254,11 @@ void PMPI_Win_create_f08ts(CFI_cdesc_t *base, const MPI_Aint *size, const MPI_Fi
                            const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win,
                            MPI_Fint *ierror)
 {
-    void *c_base;
-    if (!f08_buffer(base, "MPI_Win_create", "base", &c_base, ierror))
+    struct f08_choice c_base;
+    if (!f08_choice_in(&c_base, base, false, "MPI_Win_create", "base", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_win_create_(c_base, size, disp_unit, info, comm, win, &f08_error);
+    pmpi_win_create_(c_base.address, size, disp_unit, info, comm, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Win_create_f08ts = PMPI_Win_create_f08ts
@@ -6788,11 +7277,11 @@ void PMPI_Win_create_c_f08ts(CFI_cdesc_t *base, const MPI_Aint *size, const MPI_
                              const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win,
                              MPI_Fint *ierror)
 {
-    void *c_base;
-    if (!f08_buffer(base, "MPI_Win_create_c", "base", &c_base, ierror))
+    struct f08_choice c_base;
+    if (!f08_choice_in(&c_base, base, false, "MPI_Win_create_c", "base", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_win_create_c_(c_base, size, disp_unit, info, comm, win, &f08_error);
+    pmpi_win_create_c_(c_base.address, size, disp_unit, info, comm, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Win_create_c_f08ts = PMPI_Win_create_c_f08ts
@@ -6802,6 +7291,7 @@ void pmpi_win_allocate_(const MPI_Aint *size, const MPI_Fint *disp_unit, const M
 void pmpi_win_allocate_f08_(const MPI_Aint *size, const MPI_Fint *disp_unit, const MPI_Fint *info,
                             const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6821,6 +7311,7 @@ static void pmpi_win_allocate_c_(const MPI_Aint *size, const MPI_Aint *disp_unit
 void pmpi_win_allocate_c_f08_(const MPI_Aint *size, const MPI_Aint *disp_unit, const MPI_Fint *info,
                               const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_c_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6834,6 +7325,7 @@ void pmpi_win_allocate_shared_f08_(const MPI_Aint *size, const MPI_Fint *disp_un
                                    const MPI_Fint *info, const MPI_Fint *comm, void *baseptr,
                                    MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_shared_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6854,6 +7346,7 @@ void pmpi_win_allocate_shared_c_f08_(const MPI_Aint *size, const MPI_Aint *disp_
                                      const MPI_Fint *info, const MPI_Fint *comm, void *baseptr,
                                      MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_shared_c_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6865,6 +7358,7 @@ void pmpi_win_shared_query_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint 
 void pmpi_win_shared_query_f08_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint *size,
                                 MPI_Fint *disp_unit, void *baseptr, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_shared_query_(win, rank, size, disp_unit, baseptr, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6881,6 +7375,7 @@ static void pmpi_win_shared_query_c_(const MPI_Fint *win, const MPI_Fint *rank, 
 void pmpi_win_shared_query_c_f08_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint *size,
                                   MPI_Aint *disp_unit, void *baseptr, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_shared_query_c_(win, rank, size, disp_unit, baseptr, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6892,6 +7387,7 @@ void pmpi_win_create_dynamic_(const MPI_Fint *info, const MPI_Fint *comm, MPI_Fi
 void pmpi_win_create_dynamic_f08_(const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win,
                                   MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_create_dynamic_(info, comm, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6902,11 +7398,11 @@ void pmpi_win_attach_(const MPI_Fint *win, void *base, const MPI_Aint *size, MPI
 void PMPI_Win_attach_f08ts(const MPI_Fint *win, CFI_cdesc_t *base, const MPI_Aint *size,
                            MPI_Fint *ierror)
 {
-    void *c_base;
-    if (!f08_buffer(base, "MPI_Win_attach", "base", &c_base, ierror))
+    struct f08_choice c_base;
+    if (!f08_choice_in(&c_base, base, false, "MPI_Win_attach", "base", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_win_attach_(win, c_base, size, &f08_error);
+    pmpi_win_attach_(win, c_base.address, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Win_attach_f08ts = PMPI_Win_attach_f08ts
@@ -6914,11 +7410,11 @@ void PMPI_Win_attach_f08ts(const MPI_Fint *win, CFI_cdesc_t *base, const MPI_Ain
 void pmpi_win_detach_(const MPI_Fint *win, const void *base, MPI_Fint *ierror);
 void PMPI_Win_detach_f08ts(const MPI_Fint *win, CFI_cdesc_t *base, MPI_Fint *ierror)
 {
-    void *c_base;
-    if (!f08_buffer(base, "MPI_Win_detach", "base", &c_base, ierror))
+    struct f08_choice c_base;
+    if (!f08_choice_in(&c_base, base, false, "MPI_Win_detach", "base", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_win_detach_(win, c_base, &f08_error);
+    pmpi_win_detach_(win, c_base.address, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Win_detach_f08ts = PMPI_Win_detach_f08ts
@@ -6926,6 +7422,7 @@ void PMPI_Win_detach_f08ts(const MPI_Fint *win, CFI_cdesc_t *base, MPI_Fint *ier
 void pmpi_win_free_(MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_free_f08_(MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_free_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -6941,12 +7438,12 @@ void PMPI_Put_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                     const MPI_Aint *target_disp, const MPI_Fint *target_count,
                     const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Put", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Put", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_put_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-              target_datatype, win, &f08_error);
+    pmpi_put_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+              target_count, target_datatype, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Put_f08ts = PMPI_Put_f08ts
@@ -6966,11 +7463,11 @@ void PMPI_Put_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                       const MPI_Aint *target_disp, const MPI_Count *target_count,
                       const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Put_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Put_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_put_c_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_put_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
                 target_count, target_datatype, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -6985,12 +7482,12 @@ void PMPI_Get_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                     const MPI_Aint *target_disp, const MPI_Fint *target_count,
                     const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Get", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-              target_datatype, win, &f08_error);
+    pmpi_get_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+              target_count, target_datatype, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_f08ts = PMPI_Get_f08ts
@@ -7010,11 +7507,11 @@ void PMPI_Get_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                       const MPI_Aint *target_disp, const MPI_Count *target_count,
                       const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Get_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_c_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_get_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
                 target_count, target_datatype, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -7031,11 +7528,11 @@ void PMPI_Accumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_coun
                            const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win,
                            MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Accumulate", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Accumulate", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_accumulate_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_accumulate_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
                      target_count, target_datatype, op, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -7059,12 +7556,12 @@ void PMPI_Accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_c
                              const MPI_Fint *target_datatype, const MPI_Fint *op,
                              const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Accumulate_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Accumulate_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_accumulate_c_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                       target_count, target_datatype, op, win, &f08_error);
+    pmpi_accumulate_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, op, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Accumulate_c_f08ts = PMPI_Accumulate_c_f08ts
@@ -7082,16 +7579,17 @@ void PMPI_Get_accumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_
                                const MPI_Fint *target_count, const MPI_Fint *target_datatype,
                                const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    void *c_result_addr;
-    if (!f08_buffer(origin_addr, "MPI_Get_accumulate", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr, c_result_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get_accumulate", "origin_addr", ierror))
         return;
-    if (!f08_buffer(result_addr, "MPI_Get_accumulate", "result_addr", &c_result_addr, ierror))
+    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Get_accumulate", "result_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_accumulate_(c_origin_addr, origin_count, origin_datatype, c_result_addr, result_count,
-                         result_datatype, target_rank, target_disp, target_count, target_datatype,
-                         op, win, &f08_error);
+    pmpi_get_accumulate_(c_origin_addr.address, origin_count, origin_datatype,
+                         c_result_addr.address, result_count, result_datatype, target_rank,
+                         target_disp, target_count, target_datatype, op, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_accumulate_f08ts = PMPI_Get_accumulate_f08ts
@@ -7117,16 +7615,17 @@ void PMPI_Get_accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *orig
                                  const MPI_Count *target_count, const MPI_Fint *target_datatype,
                                  const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    void *c_result_addr;
-    if (!f08_buffer(origin_addr, "MPI_Get_accumulate_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr, c_result_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get_accumulate_c", "origin_addr", ierror))
         return;
-    if (!f08_buffer(result_addr, "MPI_Get_accumulate_c", "result_addr", &c_result_addr, ierror))
+    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Get_accumulate_c", "result_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_accumulate_c_(c_origin_addr, origin_count, origin_datatype, c_result_addr,
-                           result_count, result_datatype, target_rank, target_disp, target_count,
-                           target_datatype, op, win, &f08_error);
+    pmpi_get_accumulate_c_(c_origin_addr.address, origin_count, origin_datatype,
+                           c_result_addr.address, result_count, result_datatype, target_rank,
+                           target_disp, target_count, target_datatype, op, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_accumulate_c_f08ts = PMPI_Get_accumulate_c_f08ts
@@ -7139,15 +7638,16 @@ void PMPI_Fetch_and_op_f08ts(CFI_cdesc_t *origin_addr, CFI_cdesc_t *result_addr,
                              const MPI_Aint *target_disp, const MPI_Fint *op, const MPI_Fint *win,
                              MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    void *c_result_addr;
-    if (!f08_buffer(origin_addr, "MPI_Fetch_and_op", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr, c_result_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Fetch_and_op", "origin_addr", ierror))
         return;
-    if (!f08_buffer(result_addr, "MPI_Fetch_and_op", "result_addr", &c_result_addr, ierror))
+    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Fetch_and_op", "result_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_fetch_and_op_(c_origin_addr, c_result_addr, datatype, target_rank, target_disp, op, win,
-                       &f08_error);
+    pmpi_fetch_and_op_(c_origin_addr.address, c_result_addr.address, datatype, target_rank,
+                       target_disp, op, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Fetch_and_op_f08ts = PMPI_Fetch_and_op_f08ts
@@ -7160,18 +7660,21 @@ void PMPI_Compare_and_swap_f08ts(CFI_cdesc_t *origin_addr, CFI_cdesc_t *compare_
                                  const MPI_Fint *target_rank, const MPI_Aint *target_disp,
                                  const MPI_Fint *win, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    void *c_compare_addr;
-    void *c_result_addr;
-    if (!f08_buffer(origin_addr, "MPI_Compare_and_swap", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr, c_compare_addr, c_result_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Compare_and_swap", "origin_addr", ierror))
         return;
-    if (!f08_buffer(compare_addr, "MPI_Compare_and_swap", "compare_addr", &c_compare_addr, ierror))
+    if (!f08_choice_in(&c_compare_addr, compare_addr, false, "MPI_Compare_and_swap", "compare_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
         return;
-    if (!f08_buffer(result_addr, "MPI_Compare_and_swap", "result_addr", &c_result_addr, ierror))
+    }
+    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Compare_and_swap", "result_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
+        f08_choice_out(&c_compare_addr, compare_addr, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_compare_and_swap_(c_origin_addr, c_compare_addr, c_result_addr, datatype, target_rank,
-                           target_disp, win, &f08_error);
+    pmpi_compare_and_swap_(c_origin_addr.address, c_compare_addr.address, c_result_addr.address,
+                           datatype, target_rank, target_disp, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Compare_and_swap_f08ts = PMPI_Compare_and_swap_f08ts
@@ -7187,12 +7690,12 @@ void PMPI_Rput_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                      const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                      MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Rput", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rput", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rput_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-               target_datatype, win, request, &f08_error);
+    pmpi_rput_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rput_f08ts = PMPI_Rput_f08ts
@@ -7216,11 +7719,11 @@ void PMPI_Rput_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                        const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                        MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Rput_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rput_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rput_c_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_rput_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
                  target_count, target_datatype, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -7236,12 +7739,12 @@ void PMPI_Rget_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                      const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                      MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Rget", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-               target_datatype, win, request, &f08_error);
+    pmpi_rget_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+               target_count, target_datatype, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_f08ts = PMPI_Rget_f08ts
@@ -7265,11 +7768,11 @@ void PMPI_Rget_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                        const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                        MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Rget_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_c_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_rget_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
                  target_count, target_datatype, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
@@ -7286,12 +7789,12 @@ void PMPI_Raccumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_cou
                             const MPI_Fint *target_datatype, const MPI_Fint *op,
                             const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Raccumulate", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Raccumulate", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_raccumulate_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                      target_count, target_datatype, op, win, request, &f08_error);
+    pmpi_raccumulate_(c_origin_addr.address, origin_count, origin_datatype, target_rank,
+                      target_disp, target_count, target_datatype, op, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Raccumulate_f08ts = PMPI_Raccumulate_f08ts
@@ -7316,12 +7819,12 @@ void PMPI_Raccumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_
                               const MPI_Fint *target_datatype, const MPI_Fint *op,
                               const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    if (!f08_buffer(origin_addr, "MPI_Raccumulate_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Raccumulate_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_raccumulate_c_(c_origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype, op, win, request, &f08_error);
+    pmpi_raccumulate_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank,
+                        target_disp, target_count, target_datatype, op, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Raccumulate_c_f08ts = PMPI_Raccumulate_c_f08ts
@@ -7341,16 +7844,17 @@ void PMPI_Rget_accumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin
                                 const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    void *c_result_addr;
-    if (!f08_buffer(origin_addr, "MPI_Rget_accumulate", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr, c_result_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget_accumulate", "origin_addr", ierror))
         return;
-    if (!f08_buffer(result_addr, "MPI_Rget_accumulate", "result_addr", &c_result_addr, ierror))
+    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Rget_accumulate", "result_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_accumulate_(c_origin_addr, origin_count, origin_datatype, c_result_addr, result_count,
-                          result_datatype, target_rank, target_disp, target_count, target_datatype,
-                          op, win, request, &f08_error);
+    pmpi_rget_accumulate_(c_origin_addr.address, origin_count, origin_datatype,
+                          c_result_addr.address, result_count, result_datatype, target_rank,
+                          target_disp, target_count, target_datatype, op, win, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_accumulate_f08ts = PMPI_Rget_accumulate_f08ts
@@ -7380,16 +7884,18 @@ void PMPI_Rget_accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *ori
                                   const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request,
                                   MPI_Fint *ierror)
 {
-    void *c_origin_addr;
-    void *c_result_addr;
-    if (!f08_buffer(origin_addr, "MPI_Rget_accumulate_c", "origin_addr", &c_origin_addr, ierror))
+    struct f08_choice c_origin_addr, c_result_addr;
+    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget_accumulate_c", "origin_addr", ierror))
         return;
-    if (!f08_buffer(result_addr, "MPI_Rget_accumulate_c", "result_addr", &c_result_addr, ierror))
+    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Rget_accumulate_c", "result_addr", ierror)) {
+        f08_choice_out(&c_origin_addr, origin_addr, false);
         return;
+    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_accumulate_c_(c_origin_addr, origin_count, origin_datatype, c_result_addr,
-                            result_count, result_datatype, target_rank, target_disp, target_count,
-                            target_datatype, op, win, request, &f08_error);
+    pmpi_rget_accumulate_c_(c_origin_addr.address, origin_count, origin_datatype,
+                            c_result_addr.address, result_count, result_datatype, target_rank,
+                            target_disp, target_count, target_datatype, op, win, request,
+                            &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_accumulate_c_f08ts = PMPI_Rget_accumulate_c_f08ts
@@ -7397,6 +7903,7 @@ void PMPI_Rget_accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *ori
 void pmpi_win_fence_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_fence_f08_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_fence_(assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7408,6 +7915,7 @@ void pmpi_win_post_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fin
 void pmpi_win_post_f08_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,
                         MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_post_(group, assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7419,6 +7927,7 @@ void pmpi_win_start_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fi
 void pmpi_win_start_f08_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_start_(group, assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7428,6 +7937,7 @@ void pmpi_win_start_f08_(const MPI_Fint *group, const MPI_Fint *assert, const MP
 void pmpi_win_complete_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_complete_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_complete_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7437,6 +7947,7 @@ void pmpi_win_complete_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_wait_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_wait_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_wait_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7446,6 +7957,7 @@ void pmpi_win_wait_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_test_(const MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_win_test_f08_(const MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_test_(win, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7457,6 +7969,7 @@ void pmpi_win_lock_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_F
 void pmpi_win_lock_f08_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_Fint *assert,
                         const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_lock_(lock_type, rank, assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7466,6 +7979,7 @@ void pmpi_win_lock_f08_(const MPI_Fint *lock_type, const MPI_Fint *rank, const M
 void pmpi_win_unlock_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_unlock_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_unlock_(rank, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7475,6 +7989,7 @@ void pmpi_win_unlock_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *i
 void pmpi_win_lock_all_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_lock_all_f08_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_lock_all_(assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7484,6 +7999,7 @@ void pmpi_win_lock_all_f08_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fin
 void pmpi_win_unlock_all_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_unlock_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_unlock_all_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7493,6 +8009,7 @@ void pmpi_win_unlock_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_flush_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_(rank, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7502,6 +8019,7 @@ void pmpi_win_flush_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ie
 void pmpi_win_flush_all_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_all_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7511,6 +8029,7 @@ void pmpi_win_flush_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_flush_local_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_local_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_local_(rank, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7520,6 +8039,7 @@ void pmpi_win_flush_local_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fi
 void pmpi_win_flush_local_all_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_local_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_local_all_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7529,6 +8049,7 @@ void pmpi_win_flush_local_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_sync_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_sync_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_sync_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7538,6 +8059,7 @@ void pmpi_win_sync_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_get_group_(const MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_win_get_group_f08_(const MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_group_(win, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7549,6 +8071,7 @@ void pmpi_win_set_name_(const MPI_Fint *win, const char *win_name, MPI_Fint *ier
 void pmpi_win_set_name_f08_(const MPI_Fint *win, const char *win_name, MPI_Fint *ierror,
                             size_t win_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_name_(win, win_name, &f08_error, win_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -7560,6 +8083,7 @@ void pmpi_win_get_name_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen
 void pmpi_win_get_name_f08_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen,
                             MPI_Fint *ierror, size_t win_name_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_name_(win, win_name, resultlen, &f08_error, win_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -7571,6 +8095,7 @@ void pmpi_win_set_attr_(const MPI_Fint *win, const MPI_Fint *keyval, const MPI_A
 void pmpi_win_set_attr_f08_(const MPI_Fint *win, const MPI_Fint *keyval, const MPI_Aint *value,
                             MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_attr_(win, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7582,6 +8107,7 @@ void pmpi_win_get_attr_(const MPI_Fint *win, const MPI_Fint *keyval, MPI_Aint *v
 void pmpi_win_get_attr_f08_(const MPI_Fint *win, const MPI_Fint *keyval, MPI_Aint *value,
                             MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_attr_(win, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7591,6 +8117,7 @@ void pmpi_win_get_attr_f08_(const MPI_Fint *win, const MPI_Fint *keyval, MPI_Ain
 void pmpi_win_delete_attr_(const MPI_Fint *win, const MPI_Fint *win_keyval, MPI_Fint *ierror);
 void pmpi_win_delete_attr_f08_(const MPI_Fint *win, const MPI_Fint *win_keyval, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_delete_attr_(win, win_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7601,6 +8128,7 @@ void pmpi_win_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler
 void pmpi_win_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                      MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7610,6 +8138,7 @@ void pmpi_win_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhan
 void pmpi_win_set_errhandler_(const MPI_Fint *win, const MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_win_set_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errhandler, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_errhandler_(win, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7619,6 +8148,7 @@ void pmpi_win_set_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errhandle
 void pmpi_win_get_errhandler_(const MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_win_get_errhandler_f08_(const MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_errhandler_(win, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7628,6 +8158,7 @@ void pmpi_win_get_errhandler_f08_(const MPI_Fint *win, MPI_Fint *errhandler, MPI
 void pmpi_win_call_errhandler_(const MPI_Fint *win, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_win_call_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_call_errhandler_(win, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7637,6 +8168,7 @@ void pmpi_win_call_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errorcod
 void pmpi_win_set_info_(const MPI_Fint *win, const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_win_set_info_f08_(const MPI_Fint *win, const MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_info_(win, info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7646,6 +8178,7 @@ void pmpi_win_set_info_f08_(const MPI_Fint *win, const MPI_Fint *info, MPI_Fint 
 void pmpi_win_get_info_(const MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_win_get_info_f08_(const MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_info_(win, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7657,6 +8190,7 @@ void pmpi_file_open_(const MPI_Fint *comm, const char *filename, const MPI_Fint 
 void pmpi_file_open_f08_(const MPI_Fint *comm, const char *filename, const MPI_Fint *amode,
                          const MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierror, size_t filename_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_open_(comm, filename, amode, info, fh, &f08_error, filename_len);
     f08_set_ierror(ierror, f08_error);
@@ -7666,6 +8200,7 @@ void pmpi_file_open_f08_(const MPI_Fint *comm, const char *filename, const MPI_F
 void pmpi_file_close_(MPI_Fint *fh, MPI_Fint *ierror);
 void pmpi_file_close_f08_(MPI_Fint *fh, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_close_(fh, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7677,6 +8212,7 @@ void pmpi_file_delete_(const char *filename, const MPI_Fint *info, MPI_Fint *ier
 void pmpi_file_delete_f08_(const char *filename, const MPI_Fint *info, MPI_Fint *ierror,
                            size_t filename_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_delete_(filename, info, &f08_error, filename_len);
     f08_set_ierror(ierror, f08_error);
@@ -7686,6 +8222,7 @@ void pmpi_file_delete_f08_(const char *filename, const MPI_Fint *info, MPI_Fint 
 void pmpi_file_set_size_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror);
 void pmpi_file_set_size_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_size_(fh, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7695,6 +8232,7 @@ void pmpi_file_set_size_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fin
 void pmpi_file_preallocate_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror);
 void pmpi_file_preallocate_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_preallocate_(fh, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7704,6 +8242,7 @@ void pmpi_file_preallocate_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_
 void pmpi_file_get_size_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierror);
 void pmpi_file_get_size_f08_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_size_(fh, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7713,6 +8252,7 @@ void pmpi_file_get_size_f08_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ier
 void pmpi_file_get_group_(const MPI_Fint *fh, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_file_get_group_f08_(const MPI_Fint *fh, MPI_Fint *group, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_group_(fh, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7722,6 +8262,7 @@ void pmpi_file_get_group_f08_(const MPI_Fint *fh, MPI_Fint *group, MPI_Fint *ier
 void pmpi_file_get_amode_(const MPI_Fint *fh, MPI_Fint *amode, MPI_Fint *ierror);
 void pmpi_file_get_amode_f08_(const MPI_Fint *fh, MPI_Fint *amode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_amode_(fh, amode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7731,6 +8272,7 @@ void pmpi_file_get_amode_f08_(const MPI_Fint *fh, MPI_Fint *amode, MPI_Fint *ier
 void pmpi_file_set_info_(const MPI_Fint *fh, const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_file_set_info_f08_(const MPI_Fint *fh, const MPI_Fint *info, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_info_(fh, info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7740,6 +8282,7 @@ void pmpi_file_set_info_f08_(const MPI_Fint *fh, const MPI_Fint *info, MPI_Fint 
 void pmpi_file_get_info_(const MPI_Fint *fh, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_file_get_info_f08_(const MPI_Fint *fh, MPI_Fint *info_used, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_info_(fh, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7753,6 +8296,7 @@ void pmpi_file_set_view_f08_(const MPI_Fint *fh, const MPI_Offset *disp, const M
                              const MPI_Fint *filetype, const char *datarep, const MPI_Fint *info,
                              MPI_Fint *ierror, size_t datarep_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_view_(fh, disp, etype, filetype, datarep, info, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -7765,6 +8309,7 @@ void pmpi_file_get_view_f08_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *ety
                              MPI_Fint *filetype, char *datarep, MPI_Fint *ierror,
                              size_t datarep_len)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_view_(fh, disp, etype, filetype, datarep, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -7776,6 +8321,7 @@ void pmpi_file_seek_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fin
 void pmpi_file_seek_f08_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence,
                          MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_seek_(fh, offset, whence, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7785,6 +8331,7 @@ void pmpi_file_seek_f08_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI
 void pmpi_file_get_position_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror);
 void pmpi_file_get_position_f08_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_position_(fh, offset, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7796,6 +8343,7 @@ void pmpi_file_get_byte_offset_(const MPI_Fint *fh, const MPI_Offset *offset, MP
 void pmpi_file_get_byte_offset_f08_(const MPI_Fint *fh, const MPI_Offset *offset, MPI_Offset *disp,
                                     MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_byte_offset_(fh, offset, disp, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7807,6 +8355,7 @@ void pmpi_file_seek_shared_(const MPI_Fint *fh, const MPI_Offset *offset, const 
 void pmpi_file_seek_shared_f08_(const MPI_Fint *fh, const MPI_Offset *offset,
                                 const MPI_Fint *whence, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_seek_shared_(fh, offset, whence, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7816,6 +8365,7 @@ void pmpi_file_seek_shared_f08_(const MPI_Fint *fh, const MPI_Offset *offset,
 void pmpi_file_get_position_shared_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror);
 void pmpi_file_get_position_shared_f08_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_position_shared_(fh, offset, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7827,6 +8377,7 @@ void pmpi_file_get_type_extent_(const MPI_Fint *fh, const MPI_Fint *datatype, MP
 void pmpi_file_get_type_extent_f08_(const MPI_Fint *fh, const MPI_Fint *datatype, MPI_Aint *extent,
                                     MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_type_extent_(fh, datatype, extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7836,6 +8387,7 @@ void pmpi_file_get_type_extent_f08_(const MPI_Fint *fh, const MPI_Fint *datatype
 void pmpi_file_set_atomicity_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_file_set_atomicity_f08_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_atomicity_(fh, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7845,6 +8397,7 @@ void pmpi_file_set_atomicity_f08_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_
 void pmpi_file_get_atomicity_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_file_get_atomicity_f08_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_atomicity_(fh, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7854,6 +8407,7 @@ void pmpi_file_get_atomicity_f08_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *
 void pmpi_file_sync_(const MPI_Fint *fh, MPI_Fint *ierror);
 void pmpi_file_sync_f08_(const MPI_Fint *fh, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_sync_(fh, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7865,6 +8419,7 @@ void pmpi_file_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
 void pmpi_file_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7875,6 +8430,7 @@ void pmpi_file_set_errhandler_(const MPI_Fint *file, const MPI_Fint *errhandler,
 void pmpi_file_set_errhandler_f08_(const MPI_Fint *file, const MPI_Fint *errhandler,
                                    MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_errhandler_(file, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7884,6 +8440,7 @@ void pmpi_file_set_errhandler_f08_(const MPI_Fint *file, const MPI_Fint *errhand
 void pmpi_file_get_errhandler_(const MPI_Fint *file, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_file_get_errhandler_f08_(const MPI_Fint *file, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_errhandler_(file, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7893,6 +8450,7 @@ void pmpi_file_get_errhandler_f08_(const MPI_Fint *file, MPI_Fint *errhandler, M
 void pmpi_file_call_errhandler_(const MPI_Fint *fh, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_file_call_errhandler_f08_(const MPI_Fint *fh, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_call_errhandler_(fh, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7906,11 +8464,12 @@ void PMPI_File_read_at_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI_c
                              const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
                              MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_at", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_at_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_f08ts = PMPI_File_read_at_f08ts
@@ -7927,11 +8486,12 @@ void PMPI_File_read_at_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI
                                const MPI_Count *count, const MPI_Fint *datatype, MPI_Fint *status,
                                MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_at_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_c_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_at_c_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_c_f08ts = PMPI_File_read_at_c_f08ts
@@ -7943,11 +8503,12 @@ void PMPI_File_read_at_all_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, C
                                  const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
                                  MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_at_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_at_all_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_f08ts = PMPI_File_read_at_all_f08ts
@@ -7964,11 +8525,12 @@ void PMPI_File_read_at_all_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset,
                                    const MPI_Count *count, const MPI_Fint *datatype,
                                    MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_at_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_c_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_at_all_c_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_c_f08ts = PMPI_File_read_at_all_c_f08ts
@@ -7980,11 +8542,11 @@ void PMPI_File_iread_at_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI_
                               const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_at", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_f08ts = PMPI_File_iread_at_f08ts
@@ -8003,11 +8565,11 @@ void PMPI_File_iread_at_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CF
                                 const MPI_Count *count, const MPI_Fint *datatype, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_at_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_c_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_c_f08ts = PMPI_File_iread_at_c_f08ts
@@ -8019,11 +8581,11 @@ void PMPI_File_iread_at_all_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, 
                                   const MPI_Fint *count, const MPI_Fint *datatype,
                                   MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_at_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_all_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_all_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_all_f08ts = PMPI_File_iread_at_all_f08ts
@@ -8042,11 +8604,11 @@ void PMPI_File_iread_at_all_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset
                                     const MPI_Count *count, const MPI_Fint *datatype,
                                     MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_at_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_all_c_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_all_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_all_c_f08ts = PMPI_File_iread_at_all_c_f08ts
@@ -8056,11 +8618,12 @@ void pmpi_file_read_(const MPI_Fint *fh, void *buf, const MPI_Fint *count, const
 void PMPI_File_read_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                           const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_f08ts = PMPI_File_read_f08ts
@@ -8075,11 +8638,12 @@ static void pmpi_file_read_c_(const MPI_Fint *fh, void *buf, const MPI_Count *co
 void PMPI_File_read_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                             const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_c_f08ts = PMPI_File_read_c_f08ts
@@ -8089,11 +8653,12 @@ void pmpi_file_read_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
 void PMPI_File_read_all_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                               const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_all_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_f08ts = PMPI_File_read_all_f08ts
@@ -8108,11 +8673,12 @@ static void pmpi_file_read_all_c_(const MPI_Fint *fh, void *buf, const MPI_Count
 void PMPI_File_read_all_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                 const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_all_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_c_f08ts = PMPI_File_read_all_c_f08ts
@@ -8122,11 +8688,11 @@ void pmpi_file_iread_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
 void PMPI_File_iread_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                            const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_f08ts = PMPI_File_iread_f08ts
@@ -8143,11 +8709,11 @@ static void pmpi_file_iread_c_(const MPI_Fint *fh, void *buf, const MPI_Count *c
 void PMPI_File_iread_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                              const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_c_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_c_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_c_f08ts = PMPI_File_iread_c_f08ts
@@ -8157,11 +8723,11 @@ void pmpi_file_iread_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
 void PMPI_File_iread_all_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_all_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_all_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_all_f08ts = PMPI_File_iread_all_f08ts
@@ -8178,11 +8744,11 @@ static void pmpi_file_iread_all_c_(const MPI_Fint *fh, void *buf, const MPI_Coun
 void PMPI_File_iread_all_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                  const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_all_c_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_all_c_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_all_c_f08ts = PMPI_File_iread_all_c_f08ts
@@ -8192,11 +8758,12 @@ void pmpi_file_read_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *count
 void PMPI_File_read_shared_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                  const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_shared", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_shared", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_shared_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_shared_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_shared_f08ts = PMPI_File_read_shared_f08ts
@@ -8211,11 +8778,12 @@ static void pmpi_file_read_shared_c_(const MPI_Fint *fh, void *buf, const MPI_Co
 void PMPI_File_read_shared_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                    const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_shared_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_shared_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_shared_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_shared_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_shared_c_f08ts = PMPI_File_read_shared_c_f08ts
@@ -8225,11 +8793,11 @@ void pmpi_file_iread_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *coun
 void PMPI_File_iread_shared_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                   const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_shared", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_shared", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_shared_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_shared_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_shared_f08ts = PMPI_File_iread_shared_f08ts
@@ -8246,11 +8814,11 @@ static void pmpi_file_iread_shared_c_(const MPI_Fint *fh, void *buf, const MPI_C
 void PMPI_File_iread_shared_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                     const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iread_shared_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_shared_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_shared_c_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iread_shared_c_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_shared_c_f08ts = PMPI_File_iread_shared_c_f08ts
@@ -8260,11 +8828,12 @@ void pmpi_file_read_ordered_(const MPI_Fint *fh, void *buf, const MPI_Fint *coun
 void PMPI_File_read_ordered_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                   const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_ordered", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_ordered", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_ordered_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_f08ts = PMPI_File_read_ordered_f08ts
@@ -8279,11 +8848,12 @@ static void pmpi_file_read_ordered_c_(const MPI_Fint *fh, void *buf, const MPI_C
 void PMPI_File_read_ordered_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                     const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_ordered_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_read_ordered_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_read_ordered_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, true);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_c_f08ts = PMPI_File_read_ordered_c_f08ts
@@ -8295,11 +8865,11 @@ void PMPI_File_read_at_all_begin_f08ts(const MPI_Fint *fh, const MPI_Offset *off
                                        CFI_cdesc_t *buf, const MPI_Fint *count,
                                        const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at_all_begin", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_at_all_begin", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_begin_(fh, offset, c_buf, count, datatype, &f08_error);
+    pmpi_file_read_at_all_begin_(fh, offset, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_begin_f08ts = PMPI_File_read_at_all_begin_f08ts
@@ -8316,11 +8886,11 @@ void PMPI_File_read_at_all_begin_c_f08ts(const MPI_Fint *fh, const MPI_Offset *o
                                          CFI_cdesc_t *buf, const MPI_Count *count,
                                          const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at_all_begin_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_at_all_begin_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_begin_c_(fh, offset, c_buf, count, datatype, &f08_error);
+    pmpi_file_read_at_all_begin_c_(fh, offset, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_begin_c_f08ts = PMPI_File_read_at_all_begin_c_f08ts
@@ -8330,11 +8900,11 @@ void pmpi_file_read_all_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint *co
 void PMPI_File_read_all_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                     const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_all_begin", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_all_begin", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_begin_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_read_all_begin_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_begin_f08ts = PMPI_File_read_all_begin_f08ts
@@ -8349,11 +8919,11 @@ static void pmpi_file_read_all_begin_c_(const MPI_Fint *fh, void *buf, const MPI
 void PMPI_File_read_all_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                       const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_all_begin_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_all_begin_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_begin_c_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_read_all_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_begin_c_f08ts = PMPI_File_read_all_begin_c_f08ts
@@ -8363,11 +8933,11 @@ void pmpi_file_read_ordered_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint
 void PMPI_File_read_ordered_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                         const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_ordered_begin", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_ordered_begin", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_begin_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_read_ordered_begin_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_begin_f08ts = PMPI_File_read_ordered_begin_f08ts
@@ -8383,11 +8953,11 @@ void PMPI_File_read_ordered_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                           const MPI_Count *count, const MPI_Fint *datatype,
                                           MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_ordered_begin_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_ordered_begin_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_begin_c_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_read_ordered_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_begin_c_f08ts = PMPI_File_read_ordered_begin_c_f08ts
@@ -8399,11 +8969,12 @@ void PMPI_File_write_at_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI_
                               const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
                               MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_at", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_at_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_f08ts = PMPI_File_write_at_f08ts
@@ -8420,11 +8991,12 @@ void PMPI_File_write_at_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CF
                                 const MPI_Count *count, const MPI_Fint *datatype, MPI_Fint *status,
                                 MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_at_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_c_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_at_c_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_c_f08ts = PMPI_File_write_at_c_f08ts
@@ -8436,11 +9008,12 @@ void PMPI_File_write_at_all_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, 
                                   const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *status,
                                   MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_at_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_at_all_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_f08ts = PMPI_File_write_at_all_f08ts
@@ -8457,11 +9030,12 @@ void PMPI_File_write_at_all_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset
                                     const MPI_Count *count, const MPI_Fint *datatype,
                                     MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_at_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_c_(fh, offset, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_at_all_c_(fh, offset, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_c_f08ts = PMPI_File_write_at_all_c_f08ts
@@ -8473,11 +9047,11 @@ void PMPI_File_iwrite_at_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI
                                const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_at", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_f08ts = PMPI_File_iwrite_at_f08ts
@@ -8496,11 +9070,11 @@ void PMPI_File_iwrite_at_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, C
                                  const MPI_Count *count, const MPI_Fint *datatype,
                                  MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_at_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_c_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_c_f08ts = PMPI_File_iwrite_at_c_f08ts
@@ -8512,11 +9086,11 @@ void PMPI_File_iwrite_at_all_f08ts(const MPI_Fint *fh, const MPI_Offset *offset,
                                    const MPI_Fint *count, const MPI_Fint *datatype,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_at_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_all_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_all_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_all_f08ts = PMPI_File_iwrite_at_all_f08ts
@@ -8536,11 +9110,11 @@ void PMPI_File_iwrite_at_all_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offse
                                      const MPI_Count *count, const MPI_Fint *datatype,
                                      MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_at_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_all_c_(fh, offset, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_all_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_all_c_f08ts = PMPI_File_iwrite_at_all_c_f08ts
@@ -8550,11 +9124,12 @@ void pmpi_file_write_(const MPI_Fint *fh, const void *buf, const MPI_Fint *count
 void PMPI_File_write_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                            const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_f08ts = PMPI_File_write_f08ts
@@ -8569,11 +9144,12 @@ static void pmpi_file_write_c_(const MPI_Fint *fh, const void *buf, const MPI_Co
 void PMPI_File_write_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                              const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_c_f08ts = PMPI_File_write_c_f08ts
@@ -8583,11 +9159,12 @@ void pmpi_file_write_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *c
 void PMPI_File_write_all_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_all_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_f08ts = PMPI_File_write_all_f08ts
@@ -8602,11 +9179,12 @@ static void pmpi_file_write_all_c_(const MPI_Fint *fh, const void *buf, const MP
 void PMPI_File_write_all_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                  const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_all_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_c_f08ts = PMPI_File_write_all_c_f08ts
@@ -8616,11 +9194,11 @@ void pmpi_file_iwrite_(const MPI_Fint *fh, const void *buf, const MPI_Fint *coun
 void PMPI_File_iwrite_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                             const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_f08ts = PMPI_File_iwrite_f08ts
@@ -8637,11 +9215,11 @@ static void pmpi_file_iwrite_c_(const MPI_Fint *fh, const void *buf, const MPI_C
 void PMPI_File_iwrite_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                               const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_c_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_c_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_c_f08ts = PMPI_File_iwrite_c_f08ts
@@ -8651,11 +9229,11 @@ void pmpi_file_iwrite_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *
 void PMPI_File_iwrite_all_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                 const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_all", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_all_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_all_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_all_f08ts = PMPI_File_iwrite_all_f08ts
@@ -8672,11 +9250,11 @@ static void pmpi_file_iwrite_all_c_(const MPI_Fint *fh, const void *buf, const M
 void PMPI_File_iwrite_all_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                   const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_all_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_all_c_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_all_c_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_all_c_f08ts = PMPI_File_iwrite_all_c_f08ts
@@ -8686,11 +9264,12 @@ void pmpi_file_write_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fint
 void PMPI_File_write_shared_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                   const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_shared", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_shared", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_shared_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_shared_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_shared_f08ts = PMPI_File_write_shared_f08ts
@@ -8705,11 +9284,12 @@ static void pmpi_file_write_shared_c_(const MPI_Fint *fh, const void *buf, const
 void PMPI_File_write_shared_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                     const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_shared_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_shared_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_shared_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_shared_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_shared_c_f08ts = PMPI_File_write_shared_c_f08ts
@@ -8719,11 +9299,11 @@ void pmpi_file_iwrite_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fin
 void PMPI_File_iwrite_shared_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                    const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_shared", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_shared", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_shared_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_shared_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_shared_f08ts = PMPI_File_iwrite_shared_f08ts
@@ -8741,11 +9321,11 @@ static void pmpi_file_iwrite_shared_c_(const MPI_Fint *fh, const void *buf, cons
 void PMPI_File_iwrite_shared_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                      const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_iwrite_shared_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_shared_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_shared_c_(fh, c_buf, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_shared_c_(fh, c_buf.address, count, datatype, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_shared_c_f08ts = PMPI_File_iwrite_shared_c_f08ts
@@ -8755,11 +9335,12 @@ void pmpi_file_write_ordered_(const MPI_Fint *fh, const void *buf, const MPI_Fin
 void PMPI_File_write_ordered_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                    const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_ordered", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_ordered", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_ordered_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_f08ts = PMPI_File_write_ordered_f08ts
@@ -8774,11 +9355,12 @@ static void pmpi_file_write_ordered_c_(const MPI_Fint *fh, const void *buf, cons
 void PMPI_File_write_ordered_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                      const MPI_Fint *datatype, MPI_Fint *status, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_ordered_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, true, "MPI_File_write_ordered_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_c_(fh, c_buf, count, datatype, status, &f08_error);
+    pmpi_file_write_ordered_c_(fh, c_buf.address, count, datatype, status, &f08_error);
+    f08_choice_out(&c_buf, buf, false);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_c_f08ts = PMPI_File_write_ordered_c_f08ts
@@ -8790,11 +9372,11 @@ void PMPI_File_write_at_all_begin_f08ts(const MPI_Fint *fh, const MPI_Offset *of
                                         CFI_cdesc_t *buf, const MPI_Fint *count,
                                         const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at_all_begin", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_at_all_begin", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_begin_(fh, offset, c_buf, count, datatype, &f08_error);
+    pmpi_file_write_at_all_begin_(fh, offset, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_begin_f08ts = PMPI_File_write_at_all_begin_f08ts
@@ -8811,11 +9393,11 @@ void PMPI_File_write_at_all_begin_c_f08ts(const MPI_Fint *fh, const MPI_Offset *
                                           CFI_cdesc_t *buf, const MPI_Count *count,
                                           const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at_all_begin_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_at_all_begin_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_begin_c_(fh, offset, c_buf, count, datatype, &f08_error);
+    pmpi_file_write_at_all_begin_c_(fh, offset, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_begin_c_f08ts = PMPI_File_write_at_all_begin_c_f08ts
@@ -8825,11 +9407,11 @@ void pmpi_file_write_all_begin_(const MPI_Fint *fh, const void *buf, const MPI_F
 void PMPI_File_write_all_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                      const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_all_begin", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_all_begin", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_begin_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_write_all_begin_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_begin_f08ts = PMPI_File_write_all_begin_f08ts
@@ -8845,11 +9427,11 @@ static void pmpi_file_write_all_begin_c_(const MPI_Fint *fh, const void *buf,
 void PMPI_File_write_all_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                        const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_all_begin_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_all_begin_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_begin_c_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_write_all_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_begin_c_f08ts = PMPI_File_write_all_begin_c_f08ts
@@ -8860,11 +9442,11 @@ void PMPI_File_write_ordered_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                          const MPI_Fint *count, const MPI_Fint *datatype,
                                          MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_ordered_begin", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_ordered_begin", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_begin_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_write_ordered_begin_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_begin_f08ts = PMPI_File_write_ordered_begin_f08ts
@@ -8881,11 +9463,11 @@ void PMPI_File_write_ordered_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                            const MPI_Count *count, const MPI_Fint *datatype,
                                            MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_ordered_begin_c", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_ordered_begin_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_begin_c_(fh, c_buf, count, datatype, &f08_error);
+    pmpi_file_write_ordered_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_begin_c_f08ts = PMPI_File_write_ordered_begin_c_f08ts
@@ -8894,11 +9476,11 @@ void pmpi_file_read_at_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status,
 void PMPI_File_read_at_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                      MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_at_all_end", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_at_all_end", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_end_(fh, c_buf, status, &f08_error);
+    pmpi_file_read_at_all_end_(fh, c_buf.address, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_end_f08ts = PMPI_File_read_at_all_end_f08ts
@@ -8907,11 +9489,11 @@ void pmpi_file_read_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MP
 void PMPI_File_read_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                   MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_all_end", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_all_end", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_end_(fh, c_buf, status, &f08_error);
+    pmpi_file_read_all_end_(fh, c_buf.address, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_end_f08ts = PMPI_File_read_all_end_f08ts
@@ -8920,11 +9502,11 @@ void pmpi_file_read_ordered_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status
 void PMPI_File_read_ordered_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                       MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_read_ordered_end", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_ordered_end", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_end_(fh, c_buf, status, &f08_error);
+    pmpi_file_read_ordered_end_(fh, c_buf.address, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_end_f08ts = PMPI_File_read_ordered_end_f08ts
@@ -8934,11 +9516,11 @@ void pmpi_file_write_at_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *
 void PMPI_File_write_at_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                       MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_at_all_end", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_at_all_end", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_end_(fh, c_buf, status, &f08_error);
+    pmpi_file_write_at_all_end_(fh, c_buf.address, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_end_f08ts = PMPI_File_write_at_all_end_f08ts
@@ -8948,11 +9530,11 @@ void pmpi_file_write_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *sta
 void PMPI_File_write_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                    MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_all_end", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_all_end", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_end_(fh, c_buf, status, &f08_error);
+    pmpi_file_write_all_end_(fh, c_buf.address, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_end_f08ts = PMPI_File_write_all_end_f08ts
@@ -8962,11 +9544,11 @@ void pmpi_file_write_ordered_end_(const MPI_Fint *fh, const void *buf, MPI_Fint 
 void PMPI_File_write_ordered_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                        MPI_Fint *ierror)
 {
-    void *c_buf;
-    if (!f08_buffer(buf, "MPI_File_write_ordered_end", "buf", &c_buf, ierror))
+    struct f08_choice c_buf;
+    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_ordered_end", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_end_(fh, c_buf, status, &f08_error);
+    pmpi_file_write_ordered_end_(fh, c_buf.address, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_end_f08ts = PMPI_File_write_ordered_end_f08ts

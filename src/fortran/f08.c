@@ -1,7 +1,10 @@
-/* f08.c - the hand-written parts of the mpi_f08 entry points: the contiguity check of choice
- * buffers (C descriptors), == and /= on handle types (elemental functions of mpi_f08.f90: a
+/* f08.c - the hand-written parts of the mpi_f08 entry points: choice buffers (C descriptors)
+ * made contiguous for the C library, == and /= on handle types (elemental functions of mpi_f08.f90: a
  * handle type is one INTEGER, so every type shares one comparison), and the buffer detach
  * routines, which in mpi_f08 return the buffer's address as a TYPE(C_PTR). */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/error.h"
 #include "fortran/f08.h"
 
@@ -22,20 +25,64 @@ static bool f08_is_contiguous(const CFI_cdesc_t *buffer)
     return true;
 }
 
-bool f08_buffer(const CFI_cdesc_t *buffer, const char *function, const char *argument,
-                void **address, MPI_Fint *ierror)
+/* Copy each element between the descriptor's memory and `packed` (array element order). */
+static void f08_transfer(const CFI_cdesc_t *buffer, char *packed, bool pack)
 {
-    if (f08_is_contiguous(buffer)) {
-        *address = buffer->base_addr;
-        return true;
+    CFI_index_t index[CFI_MAX_RANK] = {0};
+    size_t count = 1;
+    for (int i = 0; i < buffer->rank; i++)
+        count *= (size_t)buffer->dim[i].extent;
+    for (size_t k = 0; k < count; k++) {
+        char *element = buffer->base_addr;
+        for (int i = 0; i < buffer->rank; i++)
+            element += index[i] * buffer->dim[i].sm;
+        if (pack)
+            memcpy(packed + k * buffer->elem_len, element, buffer->elem_len);
+        else
+            memcpy(element, packed + k * buffer->elem_len, buffer->elem_len);
+        for (int i = 0; i < buffer->rank && ++index[i] == buffer->dim[i].extent; i++)
+            index[i] = 0;
     }
-    int error = core_error_raise(NULL, MPI_ERR_BUFFER, function,
-                                 "%s is a non-contiguous array section; MPI keeps using it after "
-                                 "the call, so nodempi cannot copy it (MPI_SUBARRAYS_SUPPORTED is "
-                                 ".FALSE.): pass a contiguous array",
-                                 argument);
-    f08_set_ierror(ierror, error);
-    return false;
+}
+
+bool f08_choice_in(struct f08_choice *choice, const CFI_cdesc_t *buffer, bool copy_allowed,
+                   const char *function, const char *argument, MPI_Fint *ierror)
+{
+    choice->address = buffer->base_addr;
+    choice->copy = NULL;
+    if (f08_is_contiguous(buffer))
+        return true;
+    if (!copy_allowed) {
+        int error = core_error_raise(NULL, MPI_ERR_BUFFER, function,
+                                     "%s is a non-contiguous array section; MPI keeps using it "
+                                     "after the call, so nodempi cannot copy it "
+                                     "(MPI_SUBARRAYS_SUPPORTED is .FALSE.): pass a contiguous "
+                                     "array",
+                                     argument);
+        f08_set_ierror(ierror, error);
+        return false;
+    }
+    size_t bytes = buffer->elem_len;
+    for (int i = 0; i < buffer->rank; i++)
+        bytes *= (size_t)buffer->dim[i].extent;
+    choice->copy = malloc(bytes);
+    if (!choice->copy) {
+        f08_set_ierror(ierror, f_no_memory(function));
+        return false;
+    }
+    f08_transfer(buffer, choice->copy, true);
+    choice->address = choice->copy;
+    return true;
+}
+
+void f08_choice_out(struct f08_choice *choice, const CFI_cdesc_t *buffer, bool written)
+{
+    if (!choice->copy)
+        return;
+    if (written)
+        f08_transfer(buffer, choice->copy, false);
+    free(choice->copy);
+    choice->copy = NULL;
 }
 
 MPI_Fint mpi_f08_comm_eq_(const MPI_Fint *a, const MPI_Fint *b)

@@ -1394,7 +1394,7 @@ module mpi_f08
                 name="MPI_Send_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1406,7 +1406,7 @@ module mpi_f08
                 name="MPI_Send_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1420,7 +1420,7 @@ module mpi_f08
                 name="PMPI_Send_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1432,7 +1432,7 @@ module mpi_f08
                 name="PMPI_Send_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1446,7 +1446,7 @@ module mpi_f08
                 name="MPI_Recv_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: source
@@ -1459,7 +1459,7 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Recv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: source
@@ -1474,7 +1474,7 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Recv_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: source
@@ -1487,7 +1487,7 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Recv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: source
@@ -1502,7 +1502,7 @@ module mpi_f08
                 name="MPI_Ssend_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1514,7 +1514,7 @@ module mpi_f08
                 name="MPI_Ssend_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1528,7 +1528,7 @@ module mpi_f08
                 name="PMPI_Ssend_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1540,7 +1540,7 @@ module mpi_f08
                 name="PMPI_Ssend_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1554,7 +1554,7 @@ module mpi_f08
                 name="MPI_Rsend_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1566,7 +1566,7 @@ module mpi_f08
                 name="MPI_Rsend_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1580,7 +1580,7 @@ module mpi_f08
                 name="PMPI_Rsend_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1592,7 +1592,7 @@ module mpi_f08
                 name="PMPI_Rsend_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1606,7 +1606,7 @@ module mpi_f08
                 name="MPI_Bsend_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1618,7 +1618,7 @@ module mpi_f08
                 name="MPI_Bsend_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1632,7 +1632,7 @@ module mpi_f08
                 name="PMPI_Bsend_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -1644,7 +1644,7 @@ module mpi_f08
                 name="PMPI_Bsend_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -2117,12 +2117,12 @@ module mpi_f08
                 name="MPI_Sendrecv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
             integer, intent(in) :: dest
             integer, intent(in) :: sendtag
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: source
@@ -2136,12 +2136,12 @@ module mpi_f08
                 name="MPI_Sendrecv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
             integer, intent(in) :: dest
             integer, intent(in) :: sendtag
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: source
@@ -2157,12 +2157,12 @@ module mpi_f08
                 name="PMPI_Sendrecv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
             integer, intent(in) :: dest
             integer, intent(in) :: sendtag
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: source
@@ -2176,12 +2176,12 @@ module mpi_f08
                 name="PMPI_Sendrecv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
             integer, intent(in) :: dest
             integer, intent(in) :: sendtag
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: source
@@ -2196,7 +2196,7 @@ module mpi_f08
                 recvtag, comm, status, ierror) bind(C, name="MPI_Sendrecv_replace_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -2211,7 +2211,7 @@ module mpi_f08
                 recvtag, comm, status, ierror) bind(C, name="MPI_Sendrecv_replace_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -2228,7 +2228,7 @@ module mpi_f08
                 recvtag, comm, status, ierror) bind(C, name="PMPI_Sendrecv_replace_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -2243,7 +2243,7 @@ module mpi_f08
                 recvtag, comm, status, ierror) bind(C, name="PMPI_Sendrecv_replace_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: dest
@@ -2500,7 +2500,7 @@ module mpi_f08
                 name="MPI_Mrecv_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Message) :: message
@@ -2511,7 +2511,7 @@ module mpi_f08
                 name="MPI_Mrecv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Message) :: message
@@ -2524,7 +2524,7 @@ module mpi_f08
                 name="PMPI_Mrecv_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Message) :: message
@@ -2535,7 +2535,7 @@ module mpi_f08
                 name="PMPI_Mrecv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Message) :: message
@@ -3770,7 +3770,7 @@ module mpi_f08
                 name="MPI_Bcast_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buffer
+            type(*), dimension(..) :: buffer
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: root
@@ -3781,7 +3781,7 @@ module mpi_f08
                 name="MPI_Bcast_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buffer
+            type(*), dimension(..) :: buffer
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: root
@@ -3794,7 +3794,7 @@ module mpi_f08
                 name="PMPI_Bcast_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buffer
+            type(*), dimension(..) :: buffer
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: root
@@ -3805,7 +3805,7 @@ module mpi_f08
                 name="PMPI_Bcast_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), contiguous :: buffer
+            type(*), dimension(..) :: buffer
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             integer, intent(in) :: root
@@ -3818,8 +3818,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Reduce_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3831,8 +3831,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Reduce_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3846,8 +3846,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Reduce_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3859,8 +3859,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Reduce_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3874,8 +3874,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Allreduce_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3886,8 +3886,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Allreduce_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3900,8 +3900,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Allreduce_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -3912,8 +3912,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Allreduce_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -4818,10 +4818,10 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Pack_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer, intent(in) :: incount
             type(MPI_Datatype), intent(in) :: datatype
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer, intent(in) :: outsize
             integer :: position
             type(MPI_Comm), intent(in) :: comm
@@ -4831,10 +4831,10 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Pack_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: incount
             type(MPI_Datatype), intent(in) :: datatype
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: outsize
             integer(kind=MPI_COUNT_KIND) :: position
             type(MPI_Comm), intent(in) :: comm
@@ -4846,10 +4846,10 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Pack_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer, intent(in) :: incount
             type(MPI_Datatype), intent(in) :: datatype
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer, intent(in) :: outsize
             integer :: position
             type(MPI_Comm), intent(in) :: comm
@@ -4859,10 +4859,10 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Pack_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: incount
             type(MPI_Datatype), intent(in) :: datatype
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: outsize
             integer(kind=MPI_COUNT_KIND) :: position
             type(MPI_Comm), intent(in) :: comm
@@ -4874,10 +4874,10 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Unpack_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer, intent(in) :: insize
             integer :: position
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer, intent(in) :: outcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Comm), intent(in) :: comm
@@ -4887,10 +4887,10 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Unpack_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: insize
             integer(kind=MPI_COUNT_KIND) :: position
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: outcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Comm), intent(in) :: comm
@@ -4902,10 +4902,10 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Unpack_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer, intent(in) :: insize
             integer :: position
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer, intent(in) :: outcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Comm), intent(in) :: comm
@@ -4915,10 +4915,10 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Unpack_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
+            type(*), dimension(..), intent(in) :: inbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: insize
             integer(kind=MPI_COUNT_KIND) :: position
-            type(*), dimension(..), contiguous :: outbuf
+            type(*), dimension(..) :: outbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: outcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Comm), intent(in) :: comm
@@ -7102,8 +7102,8 @@ module mpi_f08
                 name="MPI_Reduce_local_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
-            type(*), dimension(..), contiguous :: inoutbuf
+            type(*), dimension(..), intent(in) :: inbuf
+            type(*), dimension(..) :: inoutbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7113,8 +7113,8 @@ module mpi_f08
                 name="MPI_Reduce_local_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
-            type(*), dimension(..), contiguous :: inoutbuf
+            type(*), dimension(..), intent(in) :: inbuf
+            type(*), dimension(..) :: inoutbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7126,8 +7126,8 @@ module mpi_f08
                 name="PMPI_Reduce_local_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
-            type(*), dimension(..), contiguous :: inoutbuf
+            type(*), dimension(..), intent(in) :: inbuf
+            type(*), dimension(..) :: inoutbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7137,8 +7137,8 @@ module mpi_f08
                 name="PMPI_Reduce_local_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: inbuf
-            type(*), dimension(..), contiguous :: inoutbuf
+            type(*), dimension(..), intent(in) :: inbuf
+            type(*), dimension(..) :: inoutbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7536,8 +7536,8 @@ module mpi_f08
                 name="MPI_Scan_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7548,8 +7548,8 @@ module mpi_f08
                 name="MPI_Scan_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7562,8 +7562,8 @@ module mpi_f08
                 name="PMPI_Scan_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7574,8 +7574,8 @@ module mpi_f08
                 name="PMPI_Scan_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7704,8 +7704,8 @@ module mpi_f08
                 name="MPI_Exscan_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7716,8 +7716,8 @@ module mpi_f08
                 name="MPI_Exscan_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7730,8 +7730,8 @@ module mpi_f08
                 name="PMPI_Exscan_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7742,8 +7742,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Exscan_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7872,8 +7872,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Reduce_scatter_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7884,8 +7884,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Reduce_scatter_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7898,8 +7898,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Reduce_scatter_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -7910,8 +7910,8 @@ module mpi_f08
                 ierror) bind(C, name="PMPI_Reduce_scatter_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -8040,8 +8040,8 @@ module mpi_f08
                 ierror) bind(C, name="MPI_Reduce_scatter_block_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -8052,8 +8052,8 @@ module mpi_f08
                 comm, ierror) bind(C, name="MPI_Reduce_scatter_block_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -8066,8 +8066,8 @@ module mpi_f08
                 comm, ierror) bind(C, name="PMPI_Reduce_scatter_block_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -8078,8 +8078,8 @@ module mpi_f08
                 comm, ierror) bind(C, name="PMPI_Reduce_scatter_block_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..), intent(in) :: sendbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Op), intent(in) :: op
@@ -8210,10 +8210,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="MPI_Gather_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8224,10 +8224,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="MPI_Gather_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8240,10 +8240,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="PMPI_Gather_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8254,10 +8254,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="PMPI_Gather_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8406,10 +8406,10 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="MPI_Gatherv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -8421,10 +8421,10 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="MPI_Gatherv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -8438,10 +8438,10 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="PMPI_Gatherv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -8453,10 +8453,10 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="PMPI_Gatherv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -8615,10 +8615,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="MPI_Scatter_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8629,10 +8629,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="MPI_Scatter_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8645,10 +8645,10 @@ module mpi_f08
                 root, comm, ierror) bind(C, name="PMPI_Scatter_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8659,10 +8659,10 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="PMPI_Scatter_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8811,11 +8811,11 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="MPI_Scatterv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8826,11 +8826,11 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="MPI_Scatterv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8843,11 +8843,11 @@ module mpi_f08
                 recvtype, root, comm, ierror) bind(C, name="PMPI_Scatterv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -8858,11 +8858,11 @@ module mpi_f08
                 recvcount, recvtype, root, comm, ierror) bind(C, name="PMPI_Scatterv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             integer, intent(in) :: root
@@ -9021,10 +9021,10 @@ module mpi_f08
                 comm, ierror) bind(C, name="MPI_Allgather_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9034,10 +9034,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="MPI_Allgather_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9049,10 +9049,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="PMPI_Allgather_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9062,10 +9062,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="PMPI_Allgather_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9202,10 +9202,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="MPI_Allgatherv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9216,10 +9216,10 @@ module mpi_f08
                 displs, recvtype, comm, ierror) bind(C, name="MPI_Allgatherv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9232,10 +9232,10 @@ module mpi_f08
                 displs, recvtype, comm, ierror) bind(C, name="PMPI_Allgatherv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9246,10 +9246,10 @@ module mpi_f08
                 displs, recvtype, comm, ierror) bind(C, name="PMPI_Allgatherv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9398,10 +9398,10 @@ module mpi_f08
                 comm, ierror) bind(C, name="MPI_Alltoall_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9411,10 +9411,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="MPI_Alltoall_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9426,10 +9426,10 @@ module mpi_f08
                 comm, ierror) bind(C, name="PMPI_Alltoall_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9439,10 +9439,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="PMPI_Alltoall_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9578,11 +9578,11 @@ module mpi_f08
                 recvcounts, rdispls, recvtype, comm, ierror) bind(C, name="MPI_Alltoallv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9594,11 +9594,11 @@ module mpi_f08
                 name="MPI_Alltoallv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9611,11 +9611,11 @@ module mpi_f08
                 recvcounts, rdispls, recvtype, comm, ierror) bind(C, name="PMPI_Alltoallv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9627,11 +9627,11 @@ module mpi_f08
                 name="PMPI_Alltoallv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -9792,11 +9792,11 @@ module mpi_f08
                 recvcounts, rdispls, recvtypes, comm, ierror) bind(C, name="MPI_Alltoallw_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtypes(*)
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtypes(*)
@@ -9810,11 +9810,11 @@ module mpi_f08
                 name="PMPI_Alltoallw_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtypes(*)
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtypes(*)
@@ -9905,10 +9905,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="MPI_Neighbor_allgather_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9918,10 +9918,10 @@ module mpi_f08
                 recvcount, recvtype, comm, ierror) bind(C, name="MPI_Neighbor_allgather_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9933,10 +9933,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="PMPI_Neighbor_allgather_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -9947,10 +9947,10 @@ module mpi_f08
                 name="PMPI_Neighbor_allgather_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -10094,10 +10094,10 @@ module mpi_f08
                 name="MPI_Neighbor_allgatherv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10109,10 +10109,10 @@ module mpi_f08
                 name="MPI_Neighbor_allgatherv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10126,10 +10126,10 @@ module mpi_f08
                 name="PMPI_Neighbor_allgatherv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10141,10 +10141,10 @@ module mpi_f08
                 name="PMPI_Neighbor_allgatherv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: displs(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10297,10 +10297,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="MPI_Neighbor_alltoall_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -10310,10 +10310,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="MPI_Neighbor_alltoall_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -10325,10 +10325,10 @@ module mpi_f08
                 recvtype, comm, ierror) bind(C, name="PMPI_Neighbor_alltoall_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -10338,10 +10338,10 @@ module mpi_f08
                 recvcount, recvtype, comm, ierror) bind(C, name="PMPI_Neighbor_alltoall_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcount
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcount
             type(MPI_Datatype), intent(in) :: recvtype
             type(MPI_Comm), intent(in) :: comm
@@ -10484,11 +10484,11 @@ module mpi_f08
                 name="MPI_Neighbor_alltoallv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10500,11 +10500,11 @@ module mpi_f08
                 name="MPI_Neighbor_alltoallv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10518,11 +10518,11 @@ module mpi_f08
                 name="PMPI_Neighbor_alltoallv_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer, intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer, intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10534,11 +10534,11 @@ module mpi_f08
                 name="PMPI_Neighbor_alltoallv_c_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtype
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer(kind=MPI_COUNT_KIND), intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtype
@@ -10700,11 +10700,11 @@ module mpi_f08
                 name="MPI_Neighbor_alltoallw_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtypes(*)
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtypes(*)
@@ -10718,11 +10718,11 @@ module mpi_f08
                 name="PMPI_Neighbor_alltoallw_f08ts")
             import
             implicit none
-            type(*), dimension(..), intent(in), contiguous :: sendbuf
+            type(*), dimension(..), intent(in) :: sendbuf
             integer, intent(in) :: sendcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: sdispls(*)
             type(MPI_Datatype), intent(in) :: sendtypes(*)
-            type(*), dimension(..), contiguous :: recvbuf
+            type(*), dimension(..) :: recvbuf
             integer, intent(in) :: recvcounts(*)
             integer(kind=MPI_ADDRESS_KIND), intent(in) :: rdispls(*)
             type(MPI_Datatype), intent(in) :: recvtypes(*)
@@ -12687,7 +12687,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12699,7 +12699,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12713,7 +12713,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12725,7 +12725,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12739,7 +12739,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12751,7 +12751,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12765,7 +12765,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12777,7 +12777,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12894,7 +12894,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12905,7 +12905,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12918,7 +12918,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12929,7 +12929,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12942,7 +12942,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12953,7 +12953,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12966,7 +12966,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -12977,7 +12977,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13086,7 +13086,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13097,7 +13097,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13110,7 +13110,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13121,7 +13121,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13182,7 +13182,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13193,7 +13193,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13206,7 +13206,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13217,7 +13217,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), contiguous :: buf
+            type(*), dimension(..) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13367,7 +13367,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13379,7 +13379,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13393,7 +13393,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13405,7 +13405,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13419,7 +13419,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13431,7 +13431,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13445,7 +13445,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13457,7 +13457,7 @@ module mpi_f08
             implicit none
             type(MPI_File), intent(in) :: fh
             integer(kind=MPI_OFFSET_KIND), intent(in) :: offset
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13574,7 +13574,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13585,7 +13585,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13598,7 +13598,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13609,7 +13609,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13622,7 +13622,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13633,7 +13633,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13646,7 +13646,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13657,7 +13657,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13766,7 +13766,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13777,7 +13777,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13790,7 +13790,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13801,7 +13801,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13862,7 +13862,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13873,7 +13873,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13886,7 +13886,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer, intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status
@@ -13897,7 +13897,7 @@ module mpi_f08
             import
             implicit none
             type(MPI_File), intent(in) :: fh
-            type(*), dimension(..), intent(in), contiguous :: buf
+            type(*), dimension(..), intent(in) :: buf
             integer(kind=MPI_COUNT_KIND), intent(in) :: count
             type(MPI_Datatype), intent(in) :: datatype
             type(MPI_Status) :: status

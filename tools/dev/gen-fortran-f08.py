@@ -178,27 +178,34 @@ def c_function(name, params, ret, formals, declare=True):
     else:
         fname, alias = f"p{lower}_f08_", f"{lower}_f08_"
         new_formals = formals
-    body = []
-    args = []
+    copy_allowed = "false" if is_async(name.removesuffix("_c"), params) else "true"
+    written = {gf.parse_param(p)[1]: not gf.parse_param(p)[4] for p in params}
+    body, args, after = [], [], []
     for n in names:
         if n in choices:
-            start = f" = {n}->base_addr" if name in ADDRESS_ONLY else ""
-            body.append(f"    void *c_{n}{start};\n")
-            args.append(f"c_{n}")
+            args.append(f"c_{n}" if name in ADDRESS_ONLY else f"c_{n}.address")
         elif n == "ierror":
             args.append("&f08_error")
         else:
             args.append(n)
-    for n in choices:
-        if name in ADDRESS_ONLY:
-            continue
-        body.append(f"    if (!f08_buffer({n}, \"{name}\", \"{n}\", &c_{n}, ierror))\n"
-                    f"        return;\n")
+    if name in ADDRESS_ONLY:
+        body.extend(f"    void *c_{n} = {n}->base_addr;\n" for n in choices)
+    else:
+        body.append(f"    struct f08_choice {', '.join('c_' + n for n in choices)};\n")
+    for i, n in enumerate(choices if name not in ADDRESS_ONLY else []):
+        release = "".join(f"        f08_choice_out(&c_{m}, {m}, false);\n" for m in choices[:i])
+        test = (f"    if (!f08_choice_in(&c_{n}, {n}, {copy_allowed}, \"{name}\", \"{n}\", "
+                f"ierror))")
+        body.append(f"{test} {{\n{release}        return;\n    }}\n" if release else
+                    f"{test}\n        return;\n")
+        if copy_allowed == "true":
+            after.append(f"    f08_choice_out(&c_{n}, {n}, {'true' if written[n] else 'false'});\n")
     out = [gf.wrap_call(f"void p{lower}_(", formals, ");") + "\n"] if declare else []
     out.append(gf.wrap_call(f"void {fname}(", new_formals, ")") + "\n{\n")
     out.extend(body)
     out.append("    MPI_Fint f08_error = MPI_SUCCESS;\n")
     out.append(gf.wrap_call(f"    p{lower}_(", args, ");") + "\n")
+    out.extend(after)
     out.append("    f08_set_ierror(ierror, f08_error);\n")
     out.append(f"}}\n#pragma weak {alias} = {fname}\n\n")
     return "".join(out)
@@ -218,7 +225,7 @@ def f_declaration(fname, param, asynchronous):
             kind = "integer" if fname in INT_ATTRIBUTES else "integer(kind=MPI_ADDRESS_KIND)"
             return f"{kind} :: {name}"
         attrs = "type(*), dimension(..)" + (", intent(in)" if const else "")
-        attrs += ", asynchronous" if asynchronous else ", contiguous"
+        attrs += ", asynchronous" if asynchronous else ""
         return f"{attrs} :: {name}"
     if base == "char":
         return f"character(len=*){intent_in} :: {name}"

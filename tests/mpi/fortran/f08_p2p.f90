@@ -3,7 +3,8 @@
 ! ssend/rsend/bsend (buffer attach/detach with TYPE(C_PTR)), nonblocking requests with
 ! ASYNCHRONOUS buffers completed by waitall/waitany/waitsome/testall/testany/testsome,
 ! probe/iprobe/mprobe/mrecv, persistent send_init/recv_init/start/startall, request_free,
-! cancel/test_cancelled, a strided section in a blocking send (copied by the compiler) and in
+! cancel/test_cancelled, strided sections (rank 1 and 2, also through an assumed-rank
+! wrapper) in blocking calls (packed into a copy by bindings_f08.c) and in
 ! MPI_Isend (refused with MPI_ERR_BUFFER), TYPE(MPI_Request) comparison, large-count
 ! forms (INTEGER(KIND=MPI_COUNT_KIND) counts) and a PMPI_ name.
 program f08_p2p
@@ -22,6 +23,7 @@ program f08_p2p
     type(c_ptr) :: detached
     integer :: detached_size
     integer(kind=MPI_COUNT_KIND) :: bigcount
+    integer :: cube(5, 4, 3), got2(4, 4)
     logical :: flag
 
     errs = 0
@@ -196,6 +198,15 @@ program f08_p2p
                       left, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
     if (any(matrix(3, :) /= [(9 + i + 100 * left, i = 0, 3)])) call fail('strided receive')
 
+    ! A rank-2 section with strides in both dimensions, through a program's own assumed-rank
+    ! wrapper (the descriptor is passed on as it is).
+    cube = reshape([(i + 1000 * rank, i = 1, 60)], [5, 4, 3])
+    got2 = 0
+    call send_any(cube(2:4, 1:4:2, 2), 6, right)
+    call MPI_Recv(got2(1:3, 1:4:2), 6, MPI_INTEGER, left, 24, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    if (any(got2(1:3, 1:4:2) /= cube(2:4, 1:4:2, 2) - 1000 * (rank - left)) .or. &
+        any(got2(:, 2) /= 0) .or. any(got2(4, :) /= 0)) call fail('rank-2 section')
+
     ! A strided section cannot be used by a nonblocking call: MPI_ERR_BUFFER from the error
     ! handler of MPI_COMM_SELF, and no request.
     call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN)
@@ -210,6 +221,13 @@ program f08_p2p
     call MPI_Finalize()
     if (errs /= 0) stop 1
 contains
+    ! A library's wrapper: any type and rank goes through to MPI_Send unchanged.
+    subroutine send_any(buf, count, dest)
+        type(*), dimension(..), intent(in) :: buf
+        integer, intent(in) :: count, dest
+        call MPI_Send(buf, count, MPI_INTEGER, dest, 24, MPI_COMM_WORLD)
+    end subroutine send_any
+
     subroutine fail(what)
         character(len=*), intent(in) :: what
         print '(a,i0,2a)', 'rank ', rank, ' FAILED: ', what
