@@ -1,7 +1,8 @@
 /* f08.c - the hand-written parts of the mpi_f08 entry points: choice buffers (C descriptors)
  * made contiguous for the C library, == and /= on handle types (elemental functions of mpi_f08.f90: a
- * handle type is one INTEGER, so every type shares one comparison), and the buffer detach
- * routines, which in mpi_f08 return the buffer's address as a TYPE(C_PTR). */
+ * handle type is one INTEGER, so every type shares one comparison), the buffer detach
+ * routines, which in mpi_f08 return the buffer's address as a TYPE(C_PTR), and the status
+ * conversions of mpi_f08 only (MPI_Status_f082f, MPI_Status_f2f08). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,3 +137,20 @@ void pmpi_session_detach_buffer_f08_(const MPI_Fint *session, void **buffer_addr
                    MPI_Session_detach_buffer(MPI_Session_fromint(*session), buffer_addr, size));
 }
 #pragma weak mpi_session_detach_buffer_f08_ = pmpi_session_detach_buffer_f08_
+
+/* TYPE(MPI_Status) and INTEGER status(MPI_STATUS_SIZE) are the same MPI_F_STATUS_SIZE ints. */
+void pmpi_status_f082f_f08_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror)
+{
+    for (int i = 0; i < MPI_F_STATUS_SIZE; i++)
+        f_status[i] = f08_status[i];
+    f08_set_ierror(ierror, MPI_SUCCESS);
+}
+#pragma weak mpi_status_f082f_f08_ = pmpi_status_f082f_f08_
+
+void pmpi_status_f2f08_f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror)
+{
+    for (int i = 0; i < MPI_F_STATUS_SIZE; i++)
+        f08_status[i] = f_status[i];
+    f08_set_ierror(ierror, MPI_SUCCESS);
+}
+#pragma weak mpi_status_f2f08_f08_ = pmpi_status_f2f08_f08_

@@ -14172,6 +14172,42 @@ module mpi_f08
             integer, optional, intent(out) :: ierror
         end subroutine PMPI_File_write_ordered_end_f08ts
     end interface PMPI_File_write_ordered_end
+    interface MPI_Status_f082f
+        subroutine MPI_Status_f082f_f08(f08_status, f_status, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: f08_status
+            integer :: f_status(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Status_f082f_f08
+    end interface MPI_Status_f082f
+    interface PMPI_Status_f082f
+        subroutine PMPI_Status_f082f_f08(f08_status, f_status, ierror)
+            import
+            implicit none
+            type(MPI_Status), intent(in) :: f08_status
+            integer :: f_status(*)
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_f082f_f08
+    end interface PMPI_Status_f082f
+    interface MPI_Status_f2f08
+        subroutine MPI_Status_f2f08_f08(f_status, f08_status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: f_status(*)
+            type(MPI_Status) :: f08_status
+            integer, optional, intent(out) :: ierror
+        end subroutine MPI_Status_f2f08_f08
+    end interface MPI_Status_f2f08
+    interface PMPI_Status_f2f08
+        subroutine PMPI_Status_f2f08_f08(f_status, f08_status, ierror)
+            import
+            implicit none
+            integer, intent(in) :: f_status(*)
+            type(MPI_Status) :: f08_status
+            integer, optional, intent(out) :: ierror
+        end subroutine PMPI_Status_f2f08_f08
+    end interface PMPI_Status_f2f08
     interface MPI_Sizeof
         subroutine MPI_Sizeof_integer1(x, size, ierror)
             implicit none

@@ -501,6 +501,13 @@ def f_sizeof():
     return "".join(out)
 
 
+# Routines of mpi_f08 alone (no C function): src/fortran/f08.c.
+F08_ONLY = [
+    ("MPI_Status_f082f", ["const MPI_Status *f08_status", "int f_status[]"]),
+    ("MPI_Status_f2f08", ["const int f_status[]", "MPI_Status *f08_status"]),
+]
+
+
 def f_callbacks():
     out = ["    ! Predefined callbacks (src/fortran/callbacks.c)\n"]
     for iface, names in F08_CALLBACKS:
@@ -557,6 +564,9 @@ def main():
                 large += 1
         f_out.append(f_interface(name, specifics[""]))
         f_out.append(f_interface("P" + name, specifics["P"]))
+    for name, params in F08_ONLY:
+        for prefix in ("", "P"):
+            f_out.append(f_interface(prefix + name, [f_specific(name, name, params, [], prefix)]))
     f_out.append(f_sizeof())
     f_out.append("end module mpi_f08\n")
     (root / "src" / "fortran" / "bindings_f08.c").write_text("".join(c_out).rstrip() + "\n")

@@ -1,5 +1,5 @@
 ! f08_p2p.f90 - point-to-point through `use mpi_f08`: TYPE(MPI_Status) components and
-! MPI_Get_count, calls without IERROR, a ring with MPI_ANY_SOURCE, sendrecv(_replace),
+! MPI_Get_count, MPI_Status_f082f/f2f08, calls without IERROR, a ring with MPI_ANY_SOURCE, sendrecv(_replace),
 ! ssend/rsend/bsend (buffer attach/detach with TYPE(C_PTR)), nonblocking requests with
 ! ASYNCHRONOUS buffers completed by waitall/waitany/waitsome/testall/testany/testsome,
 ! probe/iprobe/mprobe/mrecv, persistent send_init/recv_init/start/startall, request_free,
@@ -12,7 +12,8 @@ program f08_p2p
     use, intrinsic :: iso_c_binding, only: c_ptr
     implicit none
     integer :: ierr, rank, nprocs, left, right, i, count, errs, idx, outcount, token, class
-    type(MPI_Status) :: status, statuses(4)
+    type(MPI_Status) :: status, statuses(4), status2
+    integer :: fstatus(MPI_STATUS_SIZE)
     type(MPI_Request) :: requests(4), req
     type(MPI_Message) :: message
     integer :: indices(4)
@@ -54,6 +55,12 @@ program f08_p2p
     call MPI_Get_count(status, MPI_DOUBLE_PRECISION, count)
     if (count /= 10 .or. status%MPI_SOURCE /= left) call fail('sendrecv count/source')
     if (any(abs(y - [(dble(left) + i / 10d0, i = 1, 10)]) > 1d-12)) call fail('sendrecv data')
+    ! The status through module mpi's INTEGER form and back keeps the count too.
+    call MPI_Status_f082f(status, fstatus)
+    if (fstatus(1) /= left .or. fstatus(2) /= 3) call fail('status_f082f')
+    call MPI_Status_f2f08(fstatus, status2)
+    call MPI_Get_count(status2, MPI_DOUBLE_PRECISION, count)
+    if (count /= 10 .or. status2%MPI_SOURCE /= left) call fail('status_f2f08')
     token = rank
     call MPI_Sendrecv_replace(token, 1, MPI_INTEGER, dest=right, sendtag=4, source=left, &
                               recvtag=4, comm=MPI_COMM_WORLD, status=status, ierror=ierr)
