@@ -13,6 +13,9 @@ module mpi_f08
     integer, parameter :: MPI_COUNT_KIND = 8
     integer, parameter :: MPI_INTEGER_KIND = 4
     integer, parameter :: MPI_STATUS_SIZE = 8
+    integer, parameter :: MPI_SOURCE = 1
+    integer, parameter :: MPI_TAG = 2
+    integer, parameter :: MPI_ERROR = 3
 
     ! Constants (the ABI's values)
     integer, parameter :: MPI_VERSION = 5

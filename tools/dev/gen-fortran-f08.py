@@ -445,9 +445,8 @@ def f_constants():
         elif "MPI_" + ctype in gf.HANDLES:
             typed.append((name, "MPI_" + ctype, number))
     out = ["    ! Kinds and the status size\n"]
-    for name, number in gf.F_EXTRA_INTS:
-        if name not in ("MPI_SOURCE", "MPI_TAG", "MPI_ERROR"):  # status components here
-            out.append(f"    integer, parameter :: {name} = {number}\n")
+    for name, number in gf.F_EXTRA_INTS:   # MPI_SOURCE ... index module mpi's statuses
+        out.append(f"    integer, parameter :: {name} = {number}\n")
     out.append("\n    ! Constants (the ABI's values)\n")
     for name, number in ints:
         out.append(f"    integer, parameter :: {name} = {number}\n")

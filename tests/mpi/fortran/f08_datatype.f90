@@ -88,12 +88,12 @@ program f08_datatype
         end do
     end if
 
-    ! MPI_Sizeof; MPI_Get_address of a strided section is its first element's address.
+    ! MPI_Sizeof; MPI_Get_address of a section is its first element's address.
     call MPI_Sizeof(1.0d0, size)
     if (size /= 8) call fail('sizeof double')
     call MPI_Sizeof(grid, size)
     if (size /= 4) call fail('sizeof integer array')
-    call MPI_Get_address(a(3:20:2), addr(1))
+    call MPI_Get_address(a(3:20), addr(1))
     call MPI_Get_address(a(3), addr(2))
     if (addr(1) /= addr(2)) call fail('get_address of a section')
 
