@@ -10,7 +10,6 @@
 void pmpi_init_(MPI_Fint *ierror);
 void pmpi_init_f08_(MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_init_(&f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -20,7 +19,6 @@ void pmpi_init_f08_(MPI_Fint *ierror)
 void pmpi_init_thread_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);
 void pmpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_init_thread_(required, provided, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -30,7 +28,6 @@ void pmpi_init_thread_f08_(const MPI_Fint *required, MPI_Fint *provided, MPI_Fin
 void pmpi_finalize_(MPI_Fint *ierror);
 void pmpi_finalize_f08_(MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_finalize_(&f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -40,7 +37,6 @@ void pmpi_finalize_f08_(MPI_Fint *ierror)
 void pmpi_initialized_(MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_initialized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_initialized_(flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -50,7 +46,6 @@ void pmpi_initialized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 void pmpi_finalized_(MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_finalized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_finalized_(flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -60,7 +55,6 @@ void pmpi_finalized_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 void pmpi_abort_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_abort_f08_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abort_(comm, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -70,7 +64,6 @@ void pmpi_abort_f08_(const MPI_Fint *comm, const MPI_Fint *errorcode, MPI_Fint *
 void pmpi_query_thread_(MPI_Fint *provided, MPI_Fint *ierror);
 void pmpi_query_thread_f08_(MPI_Fint *provided, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_query_thread_(provided, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -80,7 +73,6 @@ void pmpi_query_thread_f08_(MPI_Fint *provided, MPI_Fint *ierror)
 void pmpi_is_thread_main_(MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_is_thread_main_f08_(MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_is_thread_main_(flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -91,7 +83,6 @@ void pmpi_get_processor_name_(char *name, MPI_Fint *resultlen, MPI_Fint *ierror,
 void pmpi_get_processor_name_f08_(char *name, MPI_Fint *resultlen, MPI_Fint *ierror,
                                   size_t name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_processor_name_(name, resultlen, &f08_error, name_len);
     f08_set_ierror(ierror, f08_error);
@@ -101,7 +92,6 @@ void pmpi_get_processor_name_f08_(char *name, MPI_Fint *resultlen, MPI_Fint *ier
 void pmpi_get_version_(MPI_Fint *version, MPI_Fint *subversion, MPI_Fint *ierror);
 void pmpi_get_version_f08_(MPI_Fint *version, MPI_Fint *subversion, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_version_(version, subversion, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -113,7 +103,6 @@ void pmpi_get_library_version_(char *version, MPI_Fint *resultlen, MPI_Fint *ier
 void pmpi_get_library_version_f08_(char *version, MPI_Fint *resultlen, MPI_Fint *ierror,
                                    size_t version_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_library_version_(version, resultlen, &f08_error, version_len);
     f08_set_ierror(ierror, f08_error);
@@ -124,7 +113,6 @@ void pmpi_alloc_mem_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr, 
 void pmpi_alloc_mem_f08_(const MPI_Aint *size, const MPI_Fint *info, void *baseptr,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_alloc_mem_(size, info, baseptr, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -146,7 +134,6 @@ void pmpi_session_init_(const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fi
 void pmpi_session_init_f08_(const MPI_Fint *info, const MPI_Fint *errhandler, MPI_Fint *session,
                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_init_(info, errhandler, session, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -156,7 +143,6 @@ void pmpi_session_init_f08_(const MPI_Fint *info, const MPI_Fint *errhandler, MP
 void pmpi_session_finalize_(MPI_Fint *session, MPI_Fint *ierror);
 void pmpi_session_finalize_f08_(MPI_Fint *session, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_finalize_(session, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -166,7 +152,6 @@ void pmpi_session_finalize_f08_(MPI_Fint *session, MPI_Fint *ierror)
 void pmpi_session_get_info_(const MPI_Fint *session, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_session_get_info_f08_(const MPI_Fint *session, MPI_Fint *info_used, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_info_(session, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -178,7 +163,6 @@ void pmpi_session_get_num_psets_(const MPI_Fint *session, const MPI_Fint *info,
 void pmpi_session_get_num_psets_f08_(const MPI_Fint *session, const MPI_Fint *info,
                                      MPI_Fint *npset_names, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_num_psets_(session, info, npset_names, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -192,7 +176,6 @@ void pmpi_session_get_nth_pset_f08_(const MPI_Fint *session, const MPI_Fint *inf
                                     const MPI_Fint *n, MPI_Fint *pset_len, char *pset_name,
                                     MPI_Fint *ierror, size_t pset_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_nth_pset_(session, info, n, pset_len, pset_name, &f08_error, pset_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -204,7 +187,6 @@ void pmpi_session_get_pset_info_(const MPI_Fint *session, const char *pset_name,
 void pmpi_session_get_pset_info_f08_(const MPI_Fint *session, const char *pset_name, MPI_Fint *info,
                                      MPI_Fint *ierror, size_t pset_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_pset_info_(session, pset_name, info, &f08_error, pset_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -216,7 +198,6 @@ void pmpi_group_from_session_pset_(const MPI_Fint *session, const char *pset_nam
 void pmpi_group_from_session_pset_f08_(const MPI_Fint *session, const char *pset_name,
                                        MPI_Fint *newgroup, MPI_Fint *ierror, size_t pset_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_from_session_pset_(session, pset_name, newgroup, &f08_error, pset_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -228,7 +209,6 @@ void pmpi_session_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhan
 void pmpi_session_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -240,7 +220,6 @@ void pmpi_session_set_errhandler_(const MPI_Fint *session, const MPI_Fint *errha
 void pmpi_session_set_errhandler_f08_(const MPI_Fint *session, const MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_set_errhandler_(session, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -251,7 +230,6 @@ void pmpi_session_get_errhandler_(const MPI_Fint *session, MPI_Fint *errhandler,
 void pmpi_session_get_errhandler_f08_(const MPI_Fint *session, MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_get_errhandler_(session, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -263,7 +241,6 @@ void pmpi_session_call_errhandler_(const MPI_Fint *session, const MPI_Fint *erro
 void pmpi_session_call_errhandler_f08_(const MPI_Fint *session, const MPI_Fint *errorcode,
                                        MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_call_errhandler_(session, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -305,7 +282,6 @@ void PMPI_Session_attach_buffer_c_f08ts(const MPI_Fint *session, CFI_cdesc_t *bu
 void pmpi_session_flush_buffer_(const MPI_Fint *session, MPI_Fint *ierror);
 void pmpi_session_flush_buffer_f08_(const MPI_Fint *session, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_flush_buffer_(session, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -315,7 +291,6 @@ void pmpi_session_flush_buffer_f08_(const MPI_Fint *session, MPI_Fint *ierror)
 void pmpi_session_iflush_buffer_(const MPI_Fint *session, MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_session_iflush_buffer_f08_(const MPI_Fint *session, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_session_iflush_buffer_(session, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -326,7 +301,6 @@ void pmpi_comm_set_errhandler_(const MPI_Fint *comm, const MPI_Fint *errhandler,
 void pmpi_comm_set_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errhandler,
                                    MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_errhandler_(comm, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -336,7 +310,6 @@ void pmpi_comm_set_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errhand
 void pmpi_comm_get_errhandler_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_comm_get_errhandler_f08_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_errhandler_(comm, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -348,7 +321,6 @@ void pmpi_comm_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
 void pmpi_comm_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -359,7 +331,6 @@ void pmpi_comm_call_errhandler_(const MPI_Fint *comm, const MPI_Fint *errorcode,
 void pmpi_comm_call_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errorcode,
                                     MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_call_errhandler_(comm, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -369,7 +340,6 @@ void pmpi_comm_call_errhandler_f08_(const MPI_Fint *comm, const MPI_Fint *errorc
 void pmpi_errhandler_free_(MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_errhandler_free_f08_(MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_errhandler_free_(errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -381,7 +351,6 @@ void pmpi_error_string_(const MPI_Fint *errorcode, char *string, MPI_Fint *resul
 void pmpi_error_string_f08_(const MPI_Fint *errorcode, char *string, MPI_Fint *resultlen,
                             MPI_Fint *ierror, size_t string_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_error_string_(errorcode, string, resultlen, &f08_error, string_len);
     f08_set_ierror(ierror, f08_error);
@@ -391,7 +360,6 @@ void pmpi_error_string_f08_(const MPI_Fint *errorcode, char *string, MPI_Fint *r
 void pmpi_error_class_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror);
 void pmpi_error_class_f08_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_error_class_(errorcode, errorclass, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -401,7 +369,6 @@ void pmpi_error_class_f08_(const MPI_Fint *errorcode, MPI_Fint *errorclass, MPI_
 void pmpi_add_error_class_(MPI_Fint *errorclass, MPI_Fint *ierror);
 void pmpi_add_error_class_f08_(MPI_Fint *errorclass, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_add_error_class_(errorclass, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -411,7 +378,6 @@ void pmpi_add_error_class_f08_(MPI_Fint *errorclass, MPI_Fint *ierror)
 void pmpi_add_error_code_(const MPI_Fint *errorclass, MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_add_error_code_f08_(const MPI_Fint *errorclass, MPI_Fint *errorcode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_add_error_code_(errorclass, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -423,7 +389,6 @@ void pmpi_add_error_string_(const MPI_Fint *errorcode, const char *string, MPI_F
 void pmpi_add_error_string_f08_(const MPI_Fint *errorcode, const char *string, MPI_Fint *ierror,
                                 size_t string_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_add_error_string_(errorcode, string, &f08_error, string_len);
     f08_set_ierror(ierror, f08_error);
@@ -433,7 +398,6 @@ void pmpi_add_error_string_f08_(const MPI_Fint *errorcode, const char *string, M
 void pmpi_remove_error_class_(const MPI_Fint *errorclass, MPI_Fint *ierror);
 void pmpi_remove_error_class_f08_(const MPI_Fint *errorclass, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_remove_error_class_(errorclass, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -443,7 +407,6 @@ void pmpi_remove_error_class_f08_(const MPI_Fint *errorclass, MPI_Fint *ierror)
 void pmpi_remove_error_code_(const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_remove_error_code_f08_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_remove_error_code_(errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -453,7 +416,6 @@ void pmpi_remove_error_code_f08_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 void pmpi_remove_error_string_(const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_remove_error_string_f08_(const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_remove_error_string_(errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -875,7 +837,6 @@ void PMPI_Buffer_attach_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *size, MPI_
 void pmpi_buffer_flush_(MPI_Fint *ierror);
 void pmpi_buffer_flush_f08_(MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_buffer_flush_(&f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -885,7 +846,6 @@ void pmpi_buffer_flush_f08_(MPI_Fint *ierror)
 void pmpi_buffer_iflush_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_buffer_iflush_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_buffer_iflush_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -927,7 +887,6 @@ void PMPI_Comm_attach_buffer_c_f08ts(const MPI_Fint *comm, CFI_cdesc_t *buffer,
 void pmpi_comm_flush_buffer_(const MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_comm_flush_buffer_f08_(const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_flush_buffer_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -937,7 +896,6 @@ void pmpi_comm_flush_buffer_f08_(const MPI_Fint *comm, MPI_Fint *ierror)
 void pmpi_comm_iflush_buffer_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_comm_iflush_buffer_f08_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_iflush_buffer_(comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1165,7 +1123,6 @@ void pmpi_probe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *co
 void pmpi_probe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                      MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_probe_(source, tag, comm, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1177,7 +1134,6 @@ void pmpi_iprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *c
 void pmpi_iprobe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_iprobe_(source, tag, comm, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1189,7 +1145,6 @@ void pmpi_mprobe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *c
 void pmpi_mprobe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_mprobe_(source, tag, comm, message, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1201,7 +1156,6 @@ void pmpi_improbe_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *
 void pmpi_improbe_f08_(const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *flag, MPI_Fint *message, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_improbe_(source, tag, comm, flag, message, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1480,7 +1434,6 @@ void PMPI_Recv_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_
 void pmpi_start_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_start_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1490,7 +1443,6 @@ void pmpi_start_f08_(MPI_Fint *request, MPI_Fint *ierror)
 void pmpi_startall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror);
 void pmpi_startall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_startall_(count, requests, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1538,7 +1490,6 @@ void PMPI_Precv_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *partitions, const M
 void pmpi_pready_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_pready_f08_(const MPI_Fint *partition, const MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pready_(partition, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1550,7 +1501,6 @@ void pmpi_pready_range_(const MPI_Fint *partition_low, const MPI_Fint *partition
 void pmpi_pready_range_f08_(const MPI_Fint *partition_low, const MPI_Fint *partition_high,
                             const MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pready_range_(partition_low, partition_high, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1562,7 +1512,6 @@ void pmpi_pready_list_(const MPI_Fint *length, const MPI_Fint *array_of_partitio
 void pmpi_pready_list_f08_(const MPI_Fint *length, const MPI_Fint *array_of_partitions,
                            const MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pready_list_(length, array_of_partitions, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1574,7 +1523,6 @@ void pmpi_parrived_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint
 void pmpi_parrived_f08_(const MPI_Fint *request, const MPI_Fint *partition, MPI_Fint *flag,
                         MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_parrived_(request, partition, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1584,7 +1532,6 @@ void pmpi_parrived_f08_(const MPI_Fint *request, const MPI_Fint *partition, MPI_
 void pmpi_wait_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror);
 void pmpi_wait_f08_(MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_wait_(request, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1595,7 +1542,6 @@ void pmpi_waitall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses
 void pmpi_waitall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *statuses,
                        MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_waitall_(count, requests, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1607,7 +1553,6 @@ void pmpi_waitany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 void pmpi_waitany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *status,
                        MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_waitany_(count, requests, index, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1619,7 +1564,6 @@ void pmpi_waitsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 void pmpi_waitsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                         MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_waitsome_(incount, requests, outcount, indices, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1629,7 +1573,6 @@ void pmpi_waitsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *o
 void pmpi_test_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror);
 void pmpi_test_f08_(MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_test_(request, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1641,7 +1584,6 @@ void pmpi_testall_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag, MP
 void pmpi_testall_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
                        MPI_Fint *statuses, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_testall_(count, requests, flag, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1653,7 +1595,6 @@ void pmpi_testany_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, M
 void pmpi_testany_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index, MPI_Fint *flag,
                        MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_testany_(count, requests, index, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1665,7 +1606,6 @@ void pmpi_testsome_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outco
 void pmpi_testsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *outcount,
                         MPI_Fint *indices, MPI_Fint *statuses, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_testsome_(incount, requests, outcount, indices, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1675,7 +1615,6 @@ void pmpi_testsome_f08_(const MPI_Fint *incount, MPI_Fint *requests, MPI_Fint *o
 void pmpi_request_free_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_request_free_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_free_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1687,7 +1626,6 @@ void pmpi_request_get_status_(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint 
 void pmpi_request_get_status_f08_(const MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
                                   MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_(request, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1697,7 +1635,6 @@ void pmpi_request_get_status_f08_(const MPI_Fint *request, MPI_Fint *flag, MPI_F
 void pmpi_cancel_(MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_cancel_f08_(MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cancel_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1707,7 +1644,6 @@ void pmpi_cancel_f08_(MPI_Fint *request, MPI_Fint *ierror)
 void pmpi_test_cancelled_(const MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_test_cancelled_f08_(const MPI_Fint *status, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_test_cancelled_(status, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1719,7 +1655,6 @@ void pmpi_get_count_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint 
 void pmpi_get_count_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_count_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1735,7 +1670,6 @@ static void pmpi_get_count_c_(const MPI_Fint *status, const MPI_Fint *datatype, 
 void pmpi_get_count_c_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_count_c_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1747,7 +1681,6 @@ void pmpi_get_elements_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fi
 void pmpi_get_elements_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Fint *count,
                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_elements_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1763,7 +1696,6 @@ static void pmpi_get_elements_c_(const MPI_Fint *status, const MPI_Fint *datatyp
 void pmpi_get_elements_c_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
                               MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_elements_c_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1775,7 +1707,6 @@ void pmpi_get_elements_x_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_
 void pmpi_get_elements_x_f08_(const MPI_Fint *status, const MPI_Fint *datatype, MPI_Count *count,
                               MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_elements_x_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1787,7 +1718,6 @@ void pmpi_status_set_elements_(MPI_Fint *status, const MPI_Fint *datatype, const
 void pmpi_status_set_elements_f08_(MPI_Fint *status, const MPI_Fint *datatype,
                                    const MPI_Fint *count, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_elements_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1803,7 +1733,6 @@ static void pmpi_status_set_elements_c_(MPI_Fint *status, const MPI_Fint *dataty
 void pmpi_status_set_elements_c_f08_(MPI_Fint *status, const MPI_Fint *datatype,
                                      const MPI_Count *count, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_elements_c_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1815,7 +1744,6 @@ void pmpi_status_set_elements_x_(MPI_Fint *status, const MPI_Fint *datatype, con
 void pmpi_status_set_elements_x_f08_(MPI_Fint *status, const MPI_Fint *datatype,
                                      const MPI_Count *count, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_elements_x_(status, datatype, count, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1825,7 +1753,6 @@ void pmpi_status_set_elements_x_f08_(MPI_Fint *status, const MPI_Fint *datatype,
 void pmpi_status_set_cancelled_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_status_set_cancelled_f08_(MPI_Fint *status, const MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_cancelled_(status, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1837,7 +1764,6 @@ void pmpi_request_get_status_any_(const MPI_Fint *count, MPI_Fint *requests, MPI
 void pmpi_request_get_status_any_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *index,
                                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_any_(count, requests, index, flag, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1849,7 +1775,6 @@ void pmpi_request_get_status_all_(const MPI_Fint *count, MPI_Fint *requests, MPI
 void pmpi_request_get_status_all_f08_(const MPI_Fint *count, MPI_Fint *requests, MPI_Fint *flag,
                                       MPI_Fint *statuses, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_all_(count, requests, flag, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1862,7 +1787,6 @@ void pmpi_request_get_status_some_f08_(const MPI_Fint *incount, MPI_Fint *reques
                                        MPI_Fint *outcount, MPI_Fint *indices, MPI_Fint *statuses,
                                        MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_request_get_status_some_(incount, requests, outcount, indices, statuses, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1872,7 +1796,6 @@ void pmpi_request_get_status_some_f08_(const MPI_Fint *incount, MPI_Fint *reques
 void pmpi_status_get_source_(const MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror);
 void pmpi_status_get_source_f08_(const MPI_Fint *status, MPI_Fint *source, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_get_source_(status, source, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1882,7 +1805,6 @@ void pmpi_status_get_source_f08_(const MPI_Fint *status, MPI_Fint *source, MPI_F
 void pmpi_status_set_source_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror);
 void pmpi_status_set_source_f08_(MPI_Fint *status, const MPI_Fint *source, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_source_(status, source, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1892,7 +1814,6 @@ void pmpi_status_set_source_f08_(MPI_Fint *status, const MPI_Fint *source, MPI_F
 void pmpi_status_get_tag_(const MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror);
 void pmpi_status_get_tag_f08_(const MPI_Fint *status, MPI_Fint *tag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_get_tag_(status, tag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1902,7 +1823,6 @@ void pmpi_status_get_tag_f08_(const MPI_Fint *status, MPI_Fint *tag, MPI_Fint *i
 void pmpi_status_set_tag_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror);
 void pmpi_status_set_tag_f08_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_tag_(status, tag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1912,7 +1832,6 @@ void pmpi_status_set_tag_f08_(MPI_Fint *status, const MPI_Fint *tag, MPI_Fint *i
 void pmpi_status_get_error_(const MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror);
 void pmpi_status_get_error_f08_(const MPI_Fint *status, MPI_Fint *error, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_get_error_(status, error, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1922,7 +1841,6 @@ void pmpi_status_get_error_f08_(const MPI_Fint *status, MPI_Fint *error, MPI_Fin
 void pmpi_status_set_error_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror);
 void pmpi_status_set_error_f08_(MPI_Fint *status, const MPI_Fint *error, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_status_set_error_(status, error, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1936,7 +1854,6 @@ void pmpi_grequest_start_f08_(f_query_function *query_fn, f_free_function *free_
                               f_cancel_function *cancel_fn, MPI_Aint *extra_state,
                               MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_grequest_start_(query_fn, free_fn, cancel_fn, extra_state, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1946,7 +1863,6 @@ void pmpi_grequest_start_f08_(f_query_function *query_fn, f_free_function *free_
 void pmpi_grequest_complete_(const MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_grequest_complete_f08_(const MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_grequest_complete_(request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1956,7 +1872,6 @@ void pmpi_grequest_complete_f08_(const MPI_Fint *request, MPI_Fint *ierror)
 void pmpi_comm_rank_(const MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierror);
 void pmpi_comm_rank_f08_(const MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_rank_(comm, rank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1966,7 +1881,6 @@ void pmpi_comm_rank_f08_(const MPI_Fint *comm, MPI_Fint *rank, MPI_Fint *ierror)
 void pmpi_comm_size_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_comm_size_f08_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_size_(comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1978,7 +1892,6 @@ void pmpi_comm_get_attr_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Aint 
 void pmpi_comm_get_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Aint *value,
                              MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_attr_(comm, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -1988,7 +1901,6 @@ void pmpi_comm_get_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_A
 void pmpi_barrier_(const MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_barrier_f08_(const MPI_Fint *comm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_barrier_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2134,7 +2046,6 @@ void PMPI_Allreduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
 void pmpi_type_size_(const MPI_Fint *datatype, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_type_size_f08_(const MPI_Fint *datatype, MPI_Fint *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_size_(datatype, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2148,7 +2059,6 @@ static void pmpi_type_size_c_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fin
 
 void pmpi_type_size_c_f08_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_size_c_(datatype, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2158,7 +2068,6 @@ void pmpi_type_size_c_f08_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *
 void pmpi_type_size_x_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror);
 void pmpi_type_size_x_f08_(const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_size_x_(datatype, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2170,7 +2079,6 @@ void pmpi_type_get_extent_(const MPI_Fint *datatype, MPI_Aint *lb, MPI_Aint *ext
 void pmpi_type_get_extent_f08_(const MPI_Fint *datatype, MPI_Aint *lb, MPI_Aint *extent,
                                MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_extent_(datatype, lb, extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2182,7 +2090,6 @@ void pmpi_type_contiguous_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_F
 void pmpi_type_contiguous_f08_(const MPI_Fint *count, const MPI_Fint *oldtype, MPI_Fint *newtype,
                                MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_contiguous_(count, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2200,7 +2107,6 @@ static void pmpi_type_contiguous_c_(const MPI_Count *count, const MPI_Fint *oldt
 void pmpi_type_contiguous_c_f08_(const MPI_Count *count, const MPI_Fint *oldtype, MPI_Fint *newtype,
                                  MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_contiguous_c_(count, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2213,7 +2119,6 @@ void pmpi_type_vector_f08_(const MPI_Fint *count, const MPI_Fint *blocklength,
                            const MPI_Fint *stride, const MPI_Fint *oldtype, MPI_Fint *newtype,
                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_vector_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2234,7 +2139,6 @@ void pmpi_type_vector_c_f08_(const MPI_Count *count, const MPI_Count *blocklengt
                              const MPI_Count *stride, const MPI_Fint *oldtype, MPI_Fint *newtype,
                              MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_vector_c_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2248,7 +2152,6 @@ void pmpi_type_create_hvector_f08_(const MPI_Fint *count, const MPI_Fint *blockl
                                    const MPI_Aint *stride, const MPI_Fint *oldtype,
                                    MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hvector_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2269,7 +2172,6 @@ void pmpi_type_create_hvector_c_f08_(const MPI_Count *count, const MPI_Count *bl
                                      const MPI_Count *stride, const MPI_Fint *oldtype,
                                      MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hvector_c_(count, blocklength, stride, oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2283,7 +2185,6 @@ void pmpi_type_indexed_f08_(const MPI_Fint *count, const MPI_Fint *array_of_bloc
                             const MPI_Fint *array_of_displacements, const MPI_Fint *oldtype,
                             MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_indexed_(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
                        &f08_error);
@@ -2305,7 +2206,6 @@ void pmpi_type_indexed_c_f08_(const MPI_Count *count, const MPI_Count *array_of_
                               const MPI_Count *array_of_displacements, const MPI_Fint *oldtype,
                               MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_indexed_c_(count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
                          &f08_error);
@@ -2320,7 +2220,6 @@ void pmpi_type_create_hindexed_f08_(const MPI_Fint *count, const MPI_Fint *array
                                     const MPI_Aint *array_of_displacements, const MPI_Fint *oldtype,
                                     MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_(count, array_of_blocklengths, array_of_displacements, oldtype,
                                newtype, &f08_error);
@@ -2345,7 +2244,6 @@ void pmpi_type_create_hindexed_c_f08_(const MPI_Count *count,
                                       const MPI_Count *array_of_displacements,
                                       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_c_(count, array_of_blocklengths, array_of_displacements, oldtype,
                                  newtype, &f08_error);
@@ -2361,7 +2259,6 @@ void pmpi_type_create_indexed_block_f08_(const MPI_Fint *count, const MPI_Fint *
                                          const MPI_Fint *oldtype, MPI_Fint *newtype,
                                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_indexed_block_(count, blocklength, array_of_displacements, oldtype, newtype,
                                     &f08_error);
@@ -2385,7 +2282,6 @@ void pmpi_type_create_indexed_block_c_f08_(const MPI_Count *count, const MPI_Cou
                                            const MPI_Fint *oldtype, MPI_Fint *newtype,
                                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_indexed_block_c_(count, blocklength, array_of_displacements, oldtype, newtype,
                                       &f08_error);
@@ -2401,7 +2297,6 @@ void pmpi_type_create_hindexed_block_f08_(const MPI_Fint *count, const MPI_Fint 
                                           const MPI_Fint *oldtype, MPI_Fint *newtype,
                                           MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_block_(count, blocklength, array_of_displacements, oldtype, newtype,
                                      &f08_error);
@@ -2425,7 +2320,6 @@ void pmpi_type_create_hindexed_block_c_f08_(const MPI_Count *count, const MPI_Co
                                             const MPI_Fint *oldtype, MPI_Fint *newtype,
                                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_hindexed_block_c_(count, blocklength, array_of_displacements, oldtype, newtype,
                                        &f08_error);
@@ -2440,7 +2334,6 @@ void pmpi_type_create_struct_f08_(const MPI_Fint *count, const MPI_Fint *blockle
                                   const MPI_Aint *displacements, const MPI_Fint *types,
                                   MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_struct_(count, blocklengths, displacements, types, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2456,7 +2349,6 @@ void pmpi_type_create_subarray_f08_(const MPI_Fint *ndims, const MPI_Fint *array
                                     const MPI_Fint *array_of_starts, const MPI_Fint *order,
                                     const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_subarray_(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
                                oldtype, newtype, &f08_error);
@@ -2481,7 +2373,6 @@ void pmpi_type_create_subarray_c_f08_(const MPI_Fint *ndims, const MPI_Count *ar
                                       const MPI_Count *array_of_starts, const MPI_Fint *order,
                                       const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_subarray_c_(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order,
                                  oldtype, newtype, &f08_error);
@@ -2500,7 +2391,6 @@ void pmpi_type_create_darray_f08_(const MPI_Fint *size, const MPI_Fint *rank, co
                                   const MPI_Fint *array_of_psizes, const MPI_Fint *order,
                                   const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_darray_(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                              array_of_psizes, order, oldtype, newtype, &f08_error);
@@ -2529,7 +2419,6 @@ void pmpi_type_create_darray_c_f08_(const MPI_Fint *size, const MPI_Fint *rank,
                                     const MPI_Fint *order, const MPI_Fint *oldtype,
                                     MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_darray_c_(size, rank, ndims, array_of_gsizes, array_of_distribs,
                                array_of_dargs, array_of_psizes, order, oldtype, newtype,
@@ -2543,7 +2432,6 @@ void pmpi_type_create_resized_(const MPI_Fint *oldtype, const MPI_Aint *lb, cons
 void pmpi_type_create_resized_f08_(const MPI_Fint *oldtype, const MPI_Aint *lb,
                                    const MPI_Aint *extent, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_resized_(oldtype, lb, extent, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2553,7 +2441,6 @@ void pmpi_type_create_resized_f08_(const MPI_Fint *oldtype, const MPI_Aint *lb,
 void pmpi_type_dup_(const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror);
 void pmpi_type_dup_f08_(const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_dup_(oldtype, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2563,7 +2450,6 @@ void pmpi_type_dup_f08_(const MPI_Fint *oldtype, MPI_Fint *newtype, MPI_Fint *ie
 void pmpi_type_commit_(MPI_Fint *datatype, MPI_Fint *ierror);
 void pmpi_type_commit_f08_(MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_commit_(datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2573,7 +2459,6 @@ void pmpi_type_commit_f08_(MPI_Fint *datatype, MPI_Fint *ierror)
 void pmpi_type_free_(MPI_Fint *datatype, MPI_Fint *ierror);
 void pmpi_type_free_f08_(MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_free_(datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2585,7 +2470,6 @@ void pmpi_type_get_extent_x_(const MPI_Fint *datatype, MPI_Count *lb, MPI_Count 
 void pmpi_type_get_extent_x_f08_(const MPI_Fint *datatype, MPI_Count *lb, MPI_Count *extent,
                                  MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_extent_x_(datatype, lb, extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2597,7 +2481,6 @@ void pmpi_type_get_true_extent_(const MPI_Fint *datatype, MPI_Aint *true_lb, MPI
 void pmpi_type_get_true_extent_f08_(const MPI_Fint *datatype, MPI_Aint *true_lb,
                                     MPI_Aint *true_extent, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_true_extent_(datatype, true_lb, true_extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2609,7 +2492,6 @@ void pmpi_type_get_true_extent_x_(const MPI_Fint *datatype, MPI_Count *true_lb,
 void pmpi_type_get_true_extent_x_f08_(const MPI_Fint *datatype, MPI_Count *true_lb,
                                       MPI_Count *true_extent, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_true_extent_x_(datatype, true_lb, true_extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2623,7 +2505,6 @@ void pmpi_type_get_envelope_f08_(const MPI_Fint *datatype, MPI_Fint *num_integer
                                  MPI_Fint *num_addresses, MPI_Fint *num_datatypes,
                                  MPI_Fint *combiner, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_envelope_(datatype, num_integers, num_addresses, num_datatypes, combiner,
                             &f08_error);
@@ -2644,7 +2525,6 @@ void pmpi_type_get_envelope_c_f08_(const MPI_Fint *datatype, MPI_Count *num_inte
                                    MPI_Count *num_addresses, MPI_Count *num_large_counts,
                                    MPI_Count *num_datatypes, MPI_Fint *combiner, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_envelope_c_(datatype, num_integers, num_addresses, num_large_counts,
                               num_datatypes, combiner, &f08_error);
@@ -2661,7 +2541,6 @@ void pmpi_type_get_contents_f08_(const MPI_Fint *type, const MPI_Fint *max_integ
                                  MPI_Fint *integers, MPI_Aint *addresses, MPI_Fint *datatypes,
                                  MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_contents_(type, max_integers, max_addresses, max_datatypes, integers, addresses,
                             datatypes, &f08_error);
@@ -2674,7 +2553,6 @@ void pmpi_type_get_name_(const MPI_Fint *datatype, char *type_name, MPI_Fint *re
 void pmpi_type_get_name_f08_(const MPI_Fint *datatype, char *type_name, MPI_Fint *resultlen,
                              MPI_Fint *ierror, size_t type_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_name_(datatype, type_name, resultlen, &f08_error, type_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -2686,7 +2564,6 @@ void pmpi_type_set_name_(const MPI_Fint *datatype, const char *type_name, MPI_Fi
 void pmpi_type_set_name_f08_(const MPI_Fint *datatype, const char *type_name, MPI_Fint *ierror,
                              size_t type_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_set_name_(datatype, type_name, &f08_error, type_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -2698,7 +2575,6 @@ void pmpi_type_match_size_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_
 void pmpi_type_match_size_f08_(const MPI_Fint *typeclass, const MPI_Fint *size, MPI_Fint *datatype,
                                MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_match_size_(typeclass, size, datatype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2708,7 +2584,6 @@ void pmpi_type_match_size_f08_(const MPI_Fint *typeclass, const MPI_Fint *size, 
 void pmpi_type_create_f90_integer_(const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror);
 void pmpi_type_create_f90_integer_f08_(const MPI_Fint *r, MPI_Fint *newtype, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_f90_integer_(r, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2720,7 +2595,6 @@ void pmpi_type_create_f90_real_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *
 void pmpi_type_create_f90_real_f08_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype,
                                     MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_f90_real_(p, r, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2732,7 +2606,6 @@ void pmpi_type_create_f90_complex_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fin
 void pmpi_type_create_f90_complex_f08_(const MPI_Fint *p, const MPI_Fint *r, MPI_Fint *newtype,
                                        MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_f90_complex_(p, r, newtype, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2744,7 +2617,6 @@ void pmpi_type_get_value_index_(const MPI_Fint *value_type, const MPI_Fint *inde
 void pmpi_type_get_value_index_f08_(const MPI_Fint *value_type, const MPI_Fint *index_type,
                                     MPI_Fint *pair_type, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_value_index_(value_type, index_type, pair_type, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2858,7 +2730,6 @@ void pmpi_pack_size_(const MPI_Fint *incount, const MPI_Fint *datatype, const MP
 void pmpi_pack_size_f08_(const MPI_Fint *incount, const MPI_Fint *datatype, const MPI_Fint *comm,
                          MPI_Fint *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_size_(incount, datatype, comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2874,7 +2745,6 @@ static void pmpi_pack_size_c_(const MPI_Count *incount, const MPI_Fint *datatype
 void pmpi_pack_size_c_f08_(const MPI_Count *incount, const MPI_Fint *datatype, const MPI_Fint *comm,
                            MPI_Count *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_size_c_(incount, datatype, comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2888,7 +2758,6 @@ void pmpi_pack_external_size_f08_(const char *datarep, const MPI_Fint *incount,
                                   const MPI_Fint *datatype, MPI_Aint *size, MPI_Fint *ierror,
                                   size_t datarep_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_external_size_(datarep, incount, datatype, size, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -2908,7 +2777,6 @@ void pmpi_pack_external_size_c_f08_(const char *datarep, const MPI_Count *incoun
                                     const MPI_Fint *datatype, MPI_Count *size, MPI_Fint *ierror,
                                     size_t datarep_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_pack_external_size_c_(datarep, incount, datatype, size, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -2928,7 +2796,6 @@ void PMPI_Get_address_f08ts(CFI_cdesc_t *location, MPI_Aint *address, MPI_Fint *
 void pmpi_comm_dup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror);
 void pmpi_comm_dup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_dup_(comm, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2940,7 +2807,6 @@ void pmpi_comm_dup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fi
 void pmpi_comm_dup_with_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
                                   MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_dup_with_info_(comm, info, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2951,7 +2817,6 @@ void pmpi_comm_idup_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
 void pmpi_comm_idup_f08_(const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *request,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_idup_(comm, newcomm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2963,7 +2828,6 @@ void pmpi_comm_idup_with_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_F
 void pmpi_comm_idup_with_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *newcomm,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_idup_with_info_(comm, info, newcomm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2975,7 +2839,6 @@ void pmpi_comm_split_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fin
 void pmpi_comm_split_f08_(const MPI_Fint *comm, const MPI_Fint *color, const MPI_Fint *key,
                           MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_split_(comm, color, key, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -2988,7 +2851,6 @@ void pmpi_comm_split_type_f08_(const MPI_Fint *comm, const MPI_Fint *split_type,
                                const MPI_Fint *key, const MPI_Fint *info, MPI_Fint *newcomm,
                                MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_split_type_(comm, split_type, key, info, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3000,7 +2862,6 @@ void pmpi_comm_create_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *ne
 void pmpi_comm_create_f08_(const MPI_Fint *comm, const MPI_Fint *group, MPI_Fint *newcomm,
                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_(comm, group, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3012,7 +2873,6 @@ void pmpi_comm_create_group_(const MPI_Fint *comm, const MPI_Fint *group, const 
 void pmpi_comm_create_group_f08_(const MPI_Fint *comm, const MPI_Fint *group, const MPI_Fint *tag,
                                  MPI_Fint *newcomm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_group_(comm, group, tag, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3022,7 +2882,6 @@ void pmpi_comm_create_group_f08_(const MPI_Fint *comm, const MPI_Fint *group, co
 void pmpi_comm_free_(MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_free_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3032,7 +2891,6 @@ void pmpi_comm_free_f08_(MPI_Fint *comm, MPI_Fint *ierror)
 void pmpi_comm_disconnect_(MPI_Fint *comm, MPI_Fint *ierror);
 void pmpi_comm_disconnect_f08_(MPI_Fint *comm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_disconnect_(comm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3044,7 +2902,6 @@ void pmpi_comm_compare_(const MPI_Fint *comm1, const MPI_Fint *comm2, MPI_Fint *
 void pmpi_comm_compare_f08_(const MPI_Fint *comm1, const MPI_Fint *comm2, MPI_Fint *result,
                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_compare_(comm1, comm2, result, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3056,7 +2913,6 @@ void pmpi_comm_set_name_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *
 void pmpi_comm_set_name_f08_(const MPI_Fint *comm, const char *comm_name, MPI_Fint *ierror,
                              size_t comm_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_name_(comm, comm_name, &f08_error, comm_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3068,7 +2924,6 @@ void pmpi_comm_get_name_(const MPI_Fint *comm, char *comm_name, MPI_Fint *result
 void pmpi_comm_get_name_f08_(const MPI_Fint *comm, char *comm_name, MPI_Fint *resultlen,
                              MPI_Fint *ierror, size_t comm_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_name_(comm, comm_name, resultlen, &f08_error, comm_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3078,7 +2933,6 @@ void pmpi_comm_get_name_f08_(const MPI_Fint *comm, char *comm_name, MPI_Fint *re
 void pmpi_comm_test_inter_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_comm_test_inter_f08_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_test_inter_(comm, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3088,7 +2942,6 @@ void pmpi_comm_test_inter_f08_(const MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *i
 void pmpi_comm_remote_size_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_comm_remote_size_f08_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_remote_size_(comm, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3098,7 +2951,6 @@ void pmpi_comm_remote_size_f08_(const MPI_Fint *comm, MPI_Fint *size, MPI_Fint *
 void pmpi_comm_remote_group_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_comm_remote_group_f08_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_remote_group_(comm, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3108,7 +2960,6 @@ void pmpi_comm_remote_group_f08_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint
 void pmpi_comm_group_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_comm_group_f08_(const MPI_Fint *comm, MPI_Fint *group, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_group_(comm, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3122,7 +2973,6 @@ void pmpi_intercomm_create_f08_(const MPI_Fint *local_comm, const MPI_Fint *loca
                                 const MPI_Fint *peer_comm, const MPI_Fint *remote_leader,
                                 const MPI_Fint *tag, MPI_Fint *newintercomm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_intercomm_create_(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm,
                            &f08_error);
@@ -3137,7 +2987,6 @@ void pmpi_comm_create_from_group_f08_(const MPI_Fint *group, const char *stringt
                                       const MPI_Fint *info, const MPI_Fint *errhandler,
                                       MPI_Fint *newcomm, MPI_Fint *ierror, size_t stringtag_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_from_group_(group, stringtag, info, errhandler, newcomm, &f08_error,
                                  stringtag_len);
@@ -3158,7 +3007,6 @@ void pmpi_intercomm_create_from_groups_f08_(const MPI_Fint *local_group,
                                             MPI_Fint *newintercomm, MPI_Fint *ierror,
                                             size_t stringtag_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_intercomm_create_from_groups_(local_group, local_leader, remote_group, remote_leader,
                                        stringtag, info, errhandler, newintercomm, &f08_error,
@@ -3172,7 +3020,6 @@ void pmpi_intercomm_merge_(const MPI_Fint *intercomm, const MPI_Fint *high, MPI_
 void pmpi_intercomm_merge_f08_(const MPI_Fint *intercomm, const MPI_Fint *high,
                                MPI_Fint *newintracomm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_intercomm_merge_(intercomm, high, newintracomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3182,7 +3029,6 @@ void pmpi_intercomm_merge_f08_(const MPI_Fint *intercomm, const MPI_Fint *high,
 void pmpi_comm_set_info_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_comm_set_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_info_(comm, info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3192,7 +3038,6 @@ void pmpi_comm_set_info_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fin
 void pmpi_comm_get_info_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_comm_get_info_f08_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_info_(comm, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3202,7 +3047,6 @@ void pmpi_comm_get_info_f08_(const MPI_Fint *comm, MPI_Fint *info_used, MPI_Fint
 void pmpi_comm_get_parent_(MPI_Fint *parent, MPI_Fint *ierror);
 void pmpi_comm_get_parent_f08_(MPI_Fint *parent, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_get_parent_(parent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3213,7 +3057,6 @@ void pmpi_open_port_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror, si
 void pmpi_open_port_f08_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror,
                          size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_open_port_(info, port_name, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3223,7 +3066,6 @@ void pmpi_open_port_f08_(const MPI_Fint *info, char *port_name, MPI_Fint *ierror
 void pmpi_close_port_(const char *port_name, MPI_Fint *ierror, size_t port_name_len);
 void pmpi_close_port_f08_(const char *port_name, MPI_Fint *ierror, size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_close_port_(port_name, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3237,7 +3079,6 @@ void pmpi_comm_accept_f08_(const char *port_name, const MPI_Fint *info, const MP
                            const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror,
                            size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_accept_(port_name, info, root, comm, newcomm, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3251,7 +3092,6 @@ void pmpi_comm_connect_f08_(const char *port_name, const MPI_Fint *info, const M
                             const MPI_Fint *comm, MPI_Fint *newcomm, MPI_Fint *ierror,
                             size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_connect_(port_name, info, root, comm, newcomm, &f08_error, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3263,7 +3103,6 @@ void pmpi_publish_name_(const char *service_name, const MPI_Fint *info, const ch
 void pmpi_publish_name_f08_(const char *service_name, const MPI_Fint *info, const char *port_name,
                             MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_publish_name_(service_name, info, port_name, &f08_error, service_name_len, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3275,7 +3114,6 @@ void pmpi_unpublish_name_(const char *service_name, const MPI_Fint *info, const 
 void pmpi_unpublish_name_f08_(const char *service_name, const MPI_Fint *info, const char *port_name,
                               MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_unpublish_name_(service_name, info, port_name, &f08_error, service_name_len,
                          port_name_len);
@@ -3288,7 +3126,6 @@ void pmpi_lookup_name_(const char *service_name, const MPI_Fint *info, char *por
 void pmpi_lookup_name_f08_(const char *service_name, const MPI_Fint *info, char *port_name,
                            MPI_Fint *ierror, size_t service_name_len, size_t port_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_lookup_name_(service_name, info, port_name, &f08_error, service_name_len, port_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -3298,7 +3135,6 @@ void pmpi_lookup_name_f08_(const char *service_name, const MPI_Fint *info, char 
 void pmpi_comm_join_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror);
 void pmpi_comm_join_f08_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_join_(fd, intercomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3308,7 +3144,6 @@ void pmpi_comm_join_f08_(const MPI_Fint *fd, MPI_Fint *intercomm, MPI_Fint *ierr
 void pmpi_group_size_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierror);
 void pmpi_group_size_f08_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_size_(group, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3318,7 +3153,6 @@ void pmpi_group_size_f08_(const MPI_Fint *group, MPI_Fint *size, MPI_Fint *ierro
 void pmpi_group_rank_(const MPI_Fint *group, MPI_Fint *rank, MPI_Fint *ierror);
 void pmpi_group_rank_f08_(const MPI_Fint *group, MPI_Fint *rank, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_rank_(group, rank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3331,7 +3165,6 @@ void pmpi_group_translate_ranks_f08_(const MPI_Fint *group1, const MPI_Fint *n,
                                      const MPI_Fint *ranks1, const MPI_Fint *group2,
                                      MPI_Fint *ranks2, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_translate_ranks_(group1, n, ranks1, group2, ranks2, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3343,7 +3176,6 @@ void pmpi_group_compare_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fin
 void pmpi_group_compare_f08_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *result,
                              MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_compare_(group1, group2, result, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3355,7 +3187,6 @@ void pmpi_group_union_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint 
 void pmpi_group_union_f08_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_union_(group1, group2, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3367,7 +3198,6 @@ void pmpi_group_intersection_(const MPI_Fint *group1, const MPI_Fint *group2, MP
 void pmpi_group_intersection_f08_(const MPI_Fint *group1, const MPI_Fint *group2,
                                   MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_intersection_(group1, group2, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3379,7 +3209,6 @@ void pmpi_group_difference_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_
 void pmpi_group_difference_f08_(const MPI_Fint *group1, const MPI_Fint *group2, MPI_Fint *newgroup,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_difference_(group1, group2, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3391,7 +3220,6 @@ void pmpi_group_incl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *
 void pmpi_group_incl_f08_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks,
                           MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_incl_(group, n, ranks, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3403,7 +3231,6 @@ void pmpi_group_excl_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *
 void pmpi_group_excl_f08_(const MPI_Fint *group, const MPI_Fint *n, const MPI_Fint *ranks,
                           MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_excl_(group, n, ranks, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3415,7 +3242,6 @@ void pmpi_group_range_incl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint r
 void pmpi_group_range_incl_f08_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3],
                                 MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_range_incl_(group, n, ranges, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3427,7 +3253,6 @@ void pmpi_group_range_excl_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint r
 void pmpi_group_range_excl_f08_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fint ranges[][3],
                                 MPI_Fint *newgroup, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_range_excl_(group, n, ranges, newgroup, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3437,7 +3262,6 @@ void pmpi_group_range_excl_f08_(const MPI_Fint *group, const MPI_Fint *n, MPI_Fi
 void pmpi_group_free_(MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_group_free_f08_(MPI_Fint *group, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_group_free_(group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3449,7 +3273,6 @@ void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
 void pmpi_comm_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                                   const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_create_keyval_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3459,7 +3282,6 @@ void pmpi_comm_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void)
 void pmpi_comm_free_keyval_(MPI_Fint *comm_keyval, MPI_Fint *ierror);
 void pmpi_comm_free_keyval_f08_(MPI_Fint *comm_keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_free_keyval_(comm_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3471,7 +3293,6 @@ void pmpi_comm_set_attr_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI
 void pmpi_comm_set_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Aint *value,
                              MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_set_attr_(comm, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3481,7 +3302,6 @@ void pmpi_comm_set_attr_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, const
 void pmpi_comm_delete_attr_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror);
 void pmpi_comm_delete_attr_f08_(const MPI_Fint *comm, const MPI_Fint *comm_keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_comm_delete_attr_(comm, comm_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3493,7 +3313,6 @@ void pmpi_keyval_create_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fin
 void pmpi_keyval_create_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                              const MPI_Fint *extra_state, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_keyval_create_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3503,7 +3322,6 @@ void pmpi_keyval_create_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
 void pmpi_keyval_free_(MPI_Fint *keyval, MPI_Fint *ierror);
 void pmpi_keyval_free_f08_(MPI_Fint *keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_keyval_free_(keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3515,7 +3333,6 @@ void pmpi_attr_put_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Fint
 void pmpi_attr_put_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, const MPI_Fint *value,
                         MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_attr_put_(comm, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3527,7 +3344,6 @@ void pmpi_attr_get_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *valu
 void pmpi_attr_get_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *value,
                         MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_attr_get_(comm, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3537,7 +3353,6 @@ void pmpi_attr_get_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *
 void pmpi_attr_delete_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror);
 void pmpi_attr_delete_f08_(const MPI_Fint *comm, const MPI_Fint *keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_attr_delete_(comm, keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3549,7 +3364,6 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
 void pmpi_type_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                                   const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_create_keyval_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3559,7 +3373,6 @@ void pmpi_type_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void)
 void pmpi_type_free_keyval_(MPI_Fint *type_keyval, MPI_Fint *ierror);
 void pmpi_type_free_keyval_f08_(MPI_Fint *type_keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_free_keyval_(type_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3571,7 +3384,6 @@ void pmpi_type_set_attr_(const MPI_Fint *type, const MPI_Fint *keyval, const MPI
 void pmpi_type_set_attr_f08_(const MPI_Fint *type, const MPI_Fint *keyval, const MPI_Aint *value,
                              MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_set_attr_(type, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3583,7 +3395,6 @@ void pmpi_type_get_attr_(const MPI_Fint *type, const MPI_Fint *keyval, MPI_Aint 
 void pmpi_type_get_attr_f08_(const MPI_Fint *type, const MPI_Fint *keyval, MPI_Aint *value,
                              MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_get_attr_(type, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3595,7 +3406,6 @@ void pmpi_type_delete_attr_(const MPI_Fint *datatype, const MPI_Fint *type_keyva
 void pmpi_type_delete_attr_f08_(const MPI_Fint *datatype, const MPI_Fint *type_keyval,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_type_delete_attr_(datatype, type_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3607,7 +3417,6 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
 void pmpi_win_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                                  const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_create_keyval_(copy_fn, delete_fn, keyval, extra_state, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3617,7 +3426,6 @@ void pmpi_win_create_keyval_f08_(void (*copy_fn)(void), void (*delete_fn)(void),
 void pmpi_win_free_keyval_(MPI_Fint *win_keyval, MPI_Fint *ierror);
 void pmpi_win_free_keyval_f08_(MPI_Fint *win_keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_free_keyval_(win_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3627,7 +3435,6 @@ void pmpi_win_free_keyval_f08_(MPI_Fint *win_keyval, MPI_Fint *ierror)
 void pmpi_info_create_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_create_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_create_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3637,7 +3444,6 @@ void pmpi_info_create_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_info_create_env_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_create_env_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_create_env_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3649,7 +3455,6 @@ void pmpi_info_set_(const MPI_Fint *info, const char *key, const char *value, MP
 void pmpi_info_set_f08_(const MPI_Fint *info, const char *key, const char *value, MPI_Fint *ierror,
                         size_t key_len, size_t value_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_set_(info, key, value, &f08_error, key_len, value_len);
     f08_set_ierror(ierror, f08_error);
@@ -3659,7 +3464,6 @@ void pmpi_info_set_f08_(const MPI_Fint *info, const char *key, const char *value
 void pmpi_info_delete_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, size_t key_len);
 void pmpi_info_delete_f08_(const MPI_Fint *info, const char *key, MPI_Fint *ierror, size_t key_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_delete_(info, key, &f08_error, key_len);
     f08_set_ierror(ierror, f08_error);
@@ -3672,7 +3476,6 @@ void pmpi_info_get_f08_(const MPI_Fint *info, const char *key, const MPI_Fint *v
                         char *value, MPI_Fint *flag, MPI_Fint *ierror, size_t key_len,
                         size_t value_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_(info, key, valuelen, value, flag, &f08_error, key_len, value_len);
     f08_set_ierror(ierror, f08_error);
@@ -3684,7 +3487,6 @@ void pmpi_info_get_string_(const MPI_Fint *info, const char *key, MPI_Fint *bufl
 void pmpi_info_get_string_f08_(const MPI_Fint *info, const char *key, MPI_Fint *buflen, char *value,
                                MPI_Fint *flag, MPI_Fint *ierror, size_t key_len, size_t value_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_string_(info, key, buflen, value, flag, &f08_error, key_len, value_len);
     f08_set_ierror(ierror, f08_error);
@@ -3696,7 +3498,6 @@ void pmpi_info_get_valuelen_(const MPI_Fint *info, const char *key, MPI_Fint *va
 void pmpi_info_get_valuelen_f08_(const MPI_Fint *info, const char *key, MPI_Fint *valuelen,
                                  MPI_Fint *flag, MPI_Fint *ierror, size_t key_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_valuelen_(info, key, valuelen, flag, &f08_error, key_len);
     f08_set_ierror(ierror, f08_error);
@@ -3706,7 +3507,6 @@ void pmpi_info_get_valuelen_f08_(const MPI_Fint *info, const char *key, MPI_Fint
 void pmpi_info_get_nkeys_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint *ierror);
 void pmpi_info_get_nkeys_f08_(const MPI_Fint *info, MPI_Fint *nkeys, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_nkeys_(info, nkeys, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3718,7 +3518,6 @@ void pmpi_info_get_nthkey_(const MPI_Fint *info, const MPI_Fint *n, char *key, M
 void pmpi_info_get_nthkey_f08_(const MPI_Fint *info, const MPI_Fint *n, char *key, MPI_Fint *ierror,
                                size_t key_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_get_nthkey_(info, n, key, &f08_error, key_len);
     f08_set_ierror(ierror, f08_error);
@@ -3728,7 +3527,6 @@ void pmpi_info_get_nthkey_f08_(const MPI_Fint *info, const MPI_Fint *n, char *ke
 void pmpi_info_dup_(const MPI_Fint *info, MPI_Fint *newinfo, MPI_Fint *ierror);
 void pmpi_info_dup_f08_(const MPI_Fint *info, MPI_Fint *newinfo, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_dup_(info, newinfo, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3738,7 +3536,6 @@ void pmpi_info_dup_f08_(const MPI_Fint *info, MPI_Fint *newinfo, MPI_Fint *ierro
 void pmpi_info_free_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_info_free_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_info_free_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3748,7 +3545,6 @@ void pmpi_info_free_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_get_hw_resource_info_(MPI_Fint *hw_info, MPI_Fint *ierror);
 void pmpi_get_hw_resource_info_f08_(MPI_Fint *hw_info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_get_hw_resource_info_(hw_info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3758,7 +3554,6 @@ void pmpi_get_hw_resource_info_f08_(MPI_Fint *hw_info, MPI_Fint *ierror)
 void pmpi_abi_get_version_(MPI_Fint *abi_major, MPI_Fint *abi_minor, MPI_Fint *ierror);
 void pmpi_abi_get_version_f08_(MPI_Fint *abi_major, MPI_Fint *abi_minor, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_get_version_(abi_major, abi_minor, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3768,7 +3563,6 @@ void pmpi_abi_get_version_f08_(MPI_Fint *abi_major, MPI_Fint *abi_minor, MPI_Fin
 void pmpi_abi_get_info_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_abi_get_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_get_info_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3778,7 +3572,6 @@ void pmpi_abi_get_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_abi_get_fortran_info_(MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_abi_get_fortran_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_get_fortran_info_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3788,7 +3581,6 @@ void pmpi_abi_get_fortran_info_f08_(MPI_Fint *info, MPI_Fint *ierror)
 void pmpi_abi_set_fortran_info_(const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_abi_set_fortran_info_f08_(const MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_abi_set_fortran_info_(info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3802,7 +3594,6 @@ void pmpi_cart_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *ndims, cons
                            const MPI_Fint *periods, const MPI_Fint *reorder, MPI_Fint *comm_cart,
                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_create_(comm_old, ndims, dims, periods, reorder, comm_cart, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3814,7 +3605,6 @@ void pmpi_cart_map_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_Fint 
 void pmpi_cart_map_f08_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_Fint *dims,
                         const MPI_Fint *periods, MPI_Fint *newrank, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_map_(comm, ndims, dims, periods, newrank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3824,7 +3614,6 @@ void pmpi_cart_map_f08_(const MPI_Fint *comm, const MPI_Fint *ndims, const MPI_F
 void pmpi_cartdim_get_(const MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *ierror);
 void pmpi_cartdim_get_f08_(const MPI_Fint *comm, MPI_Fint *ndims, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cartdim_get_(comm, ndims, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3836,7 +3625,6 @@ void pmpi_cart_get_(const MPI_Fint *comm, const MPI_Fint *maxdims, MPI_Fint *dim
 void pmpi_cart_get_f08_(const MPI_Fint *comm, const MPI_Fint *maxdims, MPI_Fint *dims,
                         MPI_Fint *periods, MPI_Fint *coords, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_get_(comm, maxdims, dims, periods, coords, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3848,7 +3636,6 @@ void pmpi_cart_rank_(const MPI_Fint *comm, const MPI_Fint *coords, MPI_Fint *ran
 void pmpi_cart_rank_f08_(const MPI_Fint *comm, const MPI_Fint *coords, MPI_Fint *rank,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_rank_(comm, coords, rank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3860,7 +3647,6 @@ void pmpi_cart_coords_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fin
 void pmpi_cart_coords_f08_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI_Fint *maxdims,
                            MPI_Fint *coords, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_coords_(comm, rank, maxdims, coords, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3872,7 +3658,6 @@ void pmpi_cart_shift_(const MPI_Fint *comm, const MPI_Fint *direction, const MPI
 void pmpi_cart_shift_f08_(const MPI_Fint *comm, const MPI_Fint *direction, const MPI_Fint *disp,
                           MPI_Fint *rank_source, MPI_Fint *rank_dest, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_shift_(comm, direction, disp, rank_source, rank_dest, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3884,7 +3669,6 @@ void pmpi_cart_sub_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fint 
 void pmpi_cart_sub_f08_(const MPI_Fint *comm, const MPI_Fint *remain_dims, MPI_Fint *newcomm,
                         MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_cart_sub_(comm, remain_dims, newcomm, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3896,7 +3680,6 @@ void pmpi_dims_create_(const MPI_Fint *nnodes, const MPI_Fint *ndims, MPI_Fint *
 void pmpi_dims_create_f08_(const MPI_Fint *nnodes, const MPI_Fint *ndims, MPI_Fint *dims,
                            MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dims_create_(nnodes, ndims, dims, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3910,7 +3693,6 @@ void pmpi_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *nnodes, co
                             const MPI_Fint *edges, const MPI_Fint *reorder, MPI_Fint *comm_graph,
                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_create_(comm_old, nnodes, index, edges, reorder, comm_graph, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3922,7 +3704,6 @@ void pmpi_graph_map_(const MPI_Fint *comm, const MPI_Fint *nnodes, const MPI_Fin
 void pmpi_graph_map_f08_(const MPI_Fint *comm, const MPI_Fint *nnodes, const MPI_Fint *index,
                          const MPI_Fint *edges, MPI_Fint *newrank, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_map_(comm, nnodes, index, edges, newrank, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3934,7 +3715,6 @@ void pmpi_graphdims_get_(const MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedge
 void pmpi_graphdims_get_f08_(const MPI_Fint *comm, MPI_Fint *nnodes, MPI_Fint *nedges,
                              MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graphdims_get_(comm, nnodes, nedges, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3946,7 +3726,6 @@ void pmpi_graph_get_(const MPI_Fint *comm, const MPI_Fint *maxindex, const MPI_F
 void pmpi_graph_get_f08_(const MPI_Fint *comm, const MPI_Fint *maxindex, const MPI_Fint *maxedges,
                          MPI_Fint *index, MPI_Fint *edges, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_get_(comm, maxindex, maxedges, index, edges, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3958,7 +3737,6 @@ void pmpi_graph_neighbors_count_(const MPI_Fint *comm, const MPI_Fint *rank, MPI
 void pmpi_graph_neighbors_count_f08_(const MPI_Fint *comm, const MPI_Fint *rank,
                                      MPI_Fint *nneighbors, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_neighbors_count_(comm, rank, nneighbors, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3970,7 +3748,6 @@ void pmpi_graph_neighbors_(const MPI_Fint *comm, const MPI_Fint *rank, const MPI
 void pmpi_graph_neighbors_f08_(const MPI_Fint *comm, const MPI_Fint *rank,
                                const MPI_Fint *maxneighbors, MPI_Fint *neighbors, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_graph_neighbors_(comm, rank, maxneighbors, neighbors, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -3990,7 +3767,6 @@ void pmpi_dist_graph_create_adjacent_f08_(const MPI_Fint *comm_old, const MPI_Fi
                                           const MPI_Fint *reorder, MPI_Fint *comm_dist_graph,
                                           MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_create_adjacent_(comm_old, indegree, sources, sourceweights, outdegree,
                                      destinations, destweights, info, reorder, comm_dist_graph,
@@ -4009,7 +3785,6 @@ void pmpi_dist_graph_create_f08_(const MPI_Fint *comm_old, const MPI_Fint *n,
                                  const MPI_Fint *info, const MPI_Fint *reorder,
                                  MPI_Fint *comm_dist_graph, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_create_(comm_old, n, sources, degrees, destinations, weights, info, reorder,
                             comm_dist_graph, &f08_error);
@@ -4022,7 +3797,6 @@ void pmpi_dist_graph_neighbors_count_(const MPI_Fint *comm, MPI_Fint *indegree, 
 void pmpi_dist_graph_neighbors_count_f08_(const MPI_Fint *comm, MPI_Fint *indegree,
                                           MPI_Fint *outdegree, MPI_Fint *weighted, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_neighbors_count_(comm, indegree, outdegree, weighted, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -4038,7 +3812,6 @@ void pmpi_dist_graph_neighbors_f08_(const MPI_Fint *comm, const MPI_Fint *maxind
                                     const MPI_Fint *maxoutdegree, MPI_Fint *destinations,
                                     MPI_Fint *destweights, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_dist_graph_neighbors_(comm, maxindegree, sources, sourceweights, maxoutdegree,
                                destinations, destweights, &f08_error);
@@ -4049,7 +3822,6 @@ void pmpi_dist_graph_neighbors_f08_(const MPI_Fint *comm, const MPI_Fint *maxind
 void pmpi_topo_test_(const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror);
 void pmpi_topo_test_f08_(const MPI_Fint *comm, MPI_Fint *status, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_topo_test_(comm, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -4061,7 +3833,6 @@ void pmpi_op_create_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint
 void pmpi_op_create_f08_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint *op,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_op_create_(user_fn, commute, op, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -4071,7 +3842,6 @@ void pmpi_op_create_f08_(f_user_function *user_fn, const MPI_Fint *commute, MPI_
 void pmpi_op_free_(MPI_Fint *op, MPI_Fint *ierror);
 void pmpi_op_free_f08_(MPI_Fint *op, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_op_free_(op, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -4081,7 +3851,6 @@ void pmpi_op_free_f08_(MPI_Fint *op, MPI_Fint *ierror)
 void pmpi_op_commutative_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror);
 void pmpi_op_commutative_f08_(const MPI_Fint *op, MPI_Fint *commute, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_op_commutative_(op, commute, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -4136,7 +3905,6 @@ void PMPI_Reduce_local_c_f08ts(CFI_cdesc_t *inbuf, CFI_cdesc_t *inoutbuf, const 
 void pmpi_ibarrier_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror);
 void pmpi_ibarrier_f08_(const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_ibarrier_(comm, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -4148,7 +3916,6 @@ void pmpi_barrier_init_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *re
 void pmpi_barrier_init_f08_(const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_barrier_init_(comm, info, request, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7291,7 +7058,6 @@ void pmpi_win_allocate_(const MPI_Aint *size, const MPI_Fint *disp_unit, const M
 void pmpi_win_allocate_f08_(const MPI_Aint *size, const MPI_Fint *disp_unit, const MPI_Fint *info,
                             const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7311,7 +7077,6 @@ static void pmpi_win_allocate_c_(const MPI_Aint *size, const MPI_Aint *disp_unit
 void pmpi_win_allocate_c_f08_(const MPI_Aint *size, const MPI_Aint *disp_unit, const MPI_Fint *info,
                               const MPI_Fint *comm, void *baseptr, MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_c_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7325,7 +7090,6 @@ void pmpi_win_allocate_shared_f08_(const MPI_Aint *size, const MPI_Fint *disp_un
                                    const MPI_Fint *info, const MPI_Fint *comm, void *baseptr,
                                    MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_shared_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7346,7 +7110,6 @@ void pmpi_win_allocate_shared_c_f08_(const MPI_Aint *size, const MPI_Aint *disp_
                                      const MPI_Fint *info, const MPI_Fint *comm, void *baseptr,
                                      MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_allocate_shared_c_(size, disp_unit, info, comm, baseptr, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7358,7 +7121,6 @@ void pmpi_win_shared_query_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint 
 void pmpi_win_shared_query_f08_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint *size,
                                 MPI_Fint *disp_unit, void *baseptr, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_shared_query_(win, rank, size, disp_unit, baseptr, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7375,7 +7137,6 @@ static void pmpi_win_shared_query_c_(const MPI_Fint *win, const MPI_Fint *rank, 
 void pmpi_win_shared_query_c_f08_(const MPI_Fint *win, const MPI_Fint *rank, MPI_Aint *size,
                                   MPI_Aint *disp_unit, void *baseptr, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_shared_query_c_(win, rank, size, disp_unit, baseptr, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7387,7 +7148,6 @@ void pmpi_win_create_dynamic_(const MPI_Fint *info, const MPI_Fint *comm, MPI_Fi
 void pmpi_win_create_dynamic_f08_(const MPI_Fint *info, const MPI_Fint *comm, MPI_Fint *win,
                                   MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_create_dynamic_(info, comm, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7422,7 +7182,6 @@ void PMPI_Win_detach_f08ts(const MPI_Fint *win, CFI_cdesc_t *base, MPI_Fint *ier
 void pmpi_win_free_(MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_free_f08_(MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_free_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7903,7 +7662,6 @@ void PMPI_Rget_accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *ori
 void pmpi_win_fence_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_fence_f08_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_fence_(assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7915,7 +7673,6 @@ void pmpi_win_post_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fin
 void pmpi_win_post_f08_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,
                         MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_post_(group, assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7927,7 +7684,6 @@ void pmpi_win_start_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fi
 void pmpi_win_start_f08_(const MPI_Fint *group, const MPI_Fint *assert, const MPI_Fint *win,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_start_(group, assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7937,7 +7693,6 @@ void pmpi_win_start_f08_(const MPI_Fint *group, const MPI_Fint *assert, const MP
 void pmpi_win_complete_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_complete_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_complete_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7947,7 +7702,6 @@ void pmpi_win_complete_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_wait_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_wait_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_wait_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7957,7 +7711,6 @@ void pmpi_win_wait_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_test_(const MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_win_test_f08_(const MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_test_(win, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7969,7 +7722,6 @@ void pmpi_win_lock_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_F
 void pmpi_win_lock_f08_(const MPI_Fint *lock_type, const MPI_Fint *rank, const MPI_Fint *assert,
                         const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_lock_(lock_type, rank, assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7979,7 +7731,6 @@ void pmpi_win_lock_f08_(const MPI_Fint *lock_type, const MPI_Fint *rank, const M
 void pmpi_win_unlock_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_unlock_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_unlock_(rank, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7989,7 +7740,6 @@ void pmpi_win_unlock_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *i
 void pmpi_win_lock_all_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_lock_all_f08_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_lock_all_(assert, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -7999,7 +7749,6 @@ void pmpi_win_lock_all_f08_(const MPI_Fint *assert, const MPI_Fint *win, MPI_Fin
 void pmpi_win_unlock_all_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_unlock_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_unlock_all_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8009,7 +7758,6 @@ void pmpi_win_unlock_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_flush_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_(rank, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8019,7 +7767,6 @@ void pmpi_win_flush_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ie
 void pmpi_win_flush_all_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_all_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8029,7 +7776,6 @@ void pmpi_win_flush_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_flush_local_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_local_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_local_(rank, win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8039,7 +7785,6 @@ void pmpi_win_flush_local_f08_(const MPI_Fint *rank, const MPI_Fint *win, MPI_Fi
 void pmpi_win_flush_local_all_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_flush_local_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_flush_local_all_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8049,7 +7794,6 @@ void pmpi_win_flush_local_all_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_sync_(const MPI_Fint *win, MPI_Fint *ierror);
 void pmpi_win_sync_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_sync_(win, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8059,7 +7803,6 @@ void pmpi_win_sync_f08_(const MPI_Fint *win, MPI_Fint *ierror)
 void pmpi_win_get_group_(const MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_win_get_group_f08_(const MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_group_(win, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8071,7 +7814,6 @@ void pmpi_win_set_name_(const MPI_Fint *win, const char *win_name, MPI_Fint *ier
 void pmpi_win_set_name_f08_(const MPI_Fint *win, const char *win_name, MPI_Fint *ierror,
                             size_t win_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_name_(win, win_name, &f08_error, win_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -8083,7 +7825,6 @@ void pmpi_win_get_name_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen
 void pmpi_win_get_name_f08_(const MPI_Fint *win, char *win_name, MPI_Fint *resultlen,
                             MPI_Fint *ierror, size_t win_name_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_name_(win, win_name, resultlen, &f08_error, win_name_len);
     f08_set_ierror(ierror, f08_error);
@@ -8095,7 +7836,6 @@ void pmpi_win_set_attr_(const MPI_Fint *win, const MPI_Fint *keyval, const MPI_A
 void pmpi_win_set_attr_f08_(const MPI_Fint *win, const MPI_Fint *keyval, const MPI_Aint *value,
                             MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_attr_(win, keyval, value, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8107,7 +7847,6 @@ void pmpi_win_get_attr_(const MPI_Fint *win, const MPI_Fint *keyval, MPI_Aint *v
 void pmpi_win_get_attr_f08_(const MPI_Fint *win, const MPI_Fint *keyval, MPI_Aint *value,
                             MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_attr_(win, keyval, value, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8117,7 +7856,6 @@ void pmpi_win_get_attr_f08_(const MPI_Fint *win, const MPI_Fint *keyval, MPI_Ain
 void pmpi_win_delete_attr_(const MPI_Fint *win, const MPI_Fint *win_keyval, MPI_Fint *ierror);
 void pmpi_win_delete_attr_f08_(const MPI_Fint *win, const MPI_Fint *win_keyval, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_delete_attr_(win, win_keyval, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8128,7 +7866,6 @@ void pmpi_win_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandler
 void pmpi_win_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                      MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8138,7 +7875,6 @@ void pmpi_win_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhan
 void pmpi_win_set_errhandler_(const MPI_Fint *win, const MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_win_set_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_errhandler_(win, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8148,7 +7884,6 @@ void pmpi_win_set_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errhandle
 void pmpi_win_get_errhandler_(const MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_win_get_errhandler_f08_(const MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_errhandler_(win, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8158,7 +7893,6 @@ void pmpi_win_get_errhandler_f08_(const MPI_Fint *win, MPI_Fint *errhandler, MPI
 void pmpi_win_call_errhandler_(const MPI_Fint *win, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_win_call_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_call_errhandler_(win, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8168,7 +7902,6 @@ void pmpi_win_call_errhandler_f08_(const MPI_Fint *win, const MPI_Fint *errorcod
 void pmpi_win_set_info_(const MPI_Fint *win, const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_win_set_info_f08_(const MPI_Fint *win, const MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_set_info_(win, info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8178,7 +7911,6 @@ void pmpi_win_set_info_f08_(const MPI_Fint *win, const MPI_Fint *info, MPI_Fint 
 void pmpi_win_get_info_(const MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_win_get_info_f08_(const MPI_Fint *win, MPI_Fint *info_used, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_win_get_info_(win, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8190,7 +7922,6 @@ void pmpi_file_open_(const MPI_Fint *comm, const char *filename, const MPI_Fint 
 void pmpi_file_open_f08_(const MPI_Fint *comm, const char *filename, const MPI_Fint *amode,
                          const MPI_Fint *info, MPI_Fint *fh, MPI_Fint *ierror, size_t filename_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_open_(comm, filename, amode, info, fh, &f08_error, filename_len);
     f08_set_ierror(ierror, f08_error);
@@ -8200,7 +7931,6 @@ void pmpi_file_open_f08_(const MPI_Fint *comm, const char *filename, const MPI_F
 void pmpi_file_close_(MPI_Fint *fh, MPI_Fint *ierror);
 void pmpi_file_close_f08_(MPI_Fint *fh, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_close_(fh, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8212,7 +7942,6 @@ void pmpi_file_delete_(const char *filename, const MPI_Fint *info, MPI_Fint *ier
 void pmpi_file_delete_f08_(const char *filename, const MPI_Fint *info, MPI_Fint *ierror,
                            size_t filename_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_delete_(filename, info, &f08_error, filename_len);
     f08_set_ierror(ierror, f08_error);
@@ -8222,7 +7951,6 @@ void pmpi_file_delete_f08_(const char *filename, const MPI_Fint *info, MPI_Fint 
 void pmpi_file_set_size_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror);
 void pmpi_file_set_size_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_size_(fh, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8232,7 +7960,6 @@ void pmpi_file_set_size_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fin
 void pmpi_file_preallocate_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror);
 void pmpi_file_preallocate_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_preallocate_(fh, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8242,7 +7969,6 @@ void pmpi_file_preallocate_f08_(const MPI_Fint *fh, const MPI_Offset *size, MPI_
 void pmpi_file_get_size_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierror);
 void pmpi_file_get_size_f08_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_size_(fh, size, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8252,7 +7978,6 @@ void pmpi_file_get_size_f08_(const MPI_Fint *fh, MPI_Offset *size, MPI_Fint *ier
 void pmpi_file_get_group_(const MPI_Fint *fh, MPI_Fint *group, MPI_Fint *ierror);
 void pmpi_file_get_group_f08_(const MPI_Fint *fh, MPI_Fint *group, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_group_(fh, group, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8262,7 +7987,6 @@ void pmpi_file_get_group_f08_(const MPI_Fint *fh, MPI_Fint *group, MPI_Fint *ier
 void pmpi_file_get_amode_(const MPI_Fint *fh, MPI_Fint *amode, MPI_Fint *ierror);
 void pmpi_file_get_amode_f08_(const MPI_Fint *fh, MPI_Fint *amode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_amode_(fh, amode, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8272,7 +7996,6 @@ void pmpi_file_get_amode_f08_(const MPI_Fint *fh, MPI_Fint *amode, MPI_Fint *ier
 void pmpi_file_set_info_(const MPI_Fint *fh, const MPI_Fint *info, MPI_Fint *ierror);
 void pmpi_file_set_info_f08_(const MPI_Fint *fh, const MPI_Fint *info, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_info_(fh, info, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8282,7 +8005,6 @@ void pmpi_file_set_info_f08_(const MPI_Fint *fh, const MPI_Fint *info, MPI_Fint 
 void pmpi_file_get_info_(const MPI_Fint *fh, MPI_Fint *info_used, MPI_Fint *ierror);
 void pmpi_file_get_info_f08_(const MPI_Fint *fh, MPI_Fint *info_used, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_info_(fh, info_used, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8296,7 +8018,6 @@ void pmpi_file_set_view_f08_(const MPI_Fint *fh, const MPI_Offset *disp, const M
                              const MPI_Fint *filetype, const char *datarep, const MPI_Fint *info,
                              MPI_Fint *ierror, size_t datarep_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_view_(fh, disp, etype, filetype, datarep, info, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -8309,7 +8030,6 @@ void pmpi_file_get_view_f08_(const MPI_Fint *fh, MPI_Offset *disp, MPI_Fint *ety
                              MPI_Fint *filetype, char *datarep, MPI_Fint *ierror,
                              size_t datarep_len)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_view_(fh, disp, etype, filetype, datarep, &f08_error, datarep_len);
     f08_set_ierror(ierror, f08_error);
@@ -8321,7 +8041,6 @@ void pmpi_file_seek_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fin
 void pmpi_file_seek_f08_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI_Fint *whence,
                          MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_seek_(fh, offset, whence, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8331,7 +8050,6 @@ void pmpi_file_seek_f08_(const MPI_Fint *fh, const MPI_Offset *offset, const MPI
 void pmpi_file_get_position_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror);
 void pmpi_file_get_position_f08_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_position_(fh, offset, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8343,7 +8061,6 @@ void pmpi_file_get_byte_offset_(const MPI_Fint *fh, const MPI_Offset *offset, MP
 void pmpi_file_get_byte_offset_f08_(const MPI_Fint *fh, const MPI_Offset *offset, MPI_Offset *disp,
                                     MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_byte_offset_(fh, offset, disp, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8355,7 +8072,6 @@ void pmpi_file_seek_shared_(const MPI_Fint *fh, const MPI_Offset *offset, const 
 void pmpi_file_seek_shared_f08_(const MPI_Fint *fh, const MPI_Offset *offset,
                                 const MPI_Fint *whence, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_seek_shared_(fh, offset, whence, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8365,7 +8081,6 @@ void pmpi_file_seek_shared_f08_(const MPI_Fint *fh, const MPI_Offset *offset,
 void pmpi_file_get_position_shared_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror);
 void pmpi_file_get_position_shared_f08_(const MPI_Fint *fh, MPI_Offset *offset, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_position_shared_(fh, offset, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8377,7 +8092,6 @@ void pmpi_file_get_type_extent_(const MPI_Fint *fh, const MPI_Fint *datatype, MP
 void pmpi_file_get_type_extent_f08_(const MPI_Fint *fh, const MPI_Fint *datatype, MPI_Aint *extent,
                                     MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_type_extent_(fh, datatype, extent, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8387,7 +8101,6 @@ void pmpi_file_get_type_extent_f08_(const MPI_Fint *fh, const MPI_Fint *datatype
 void pmpi_file_set_atomicity_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_file_set_atomicity_f08_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_atomicity_(fh, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8397,7 +8110,6 @@ void pmpi_file_set_atomicity_f08_(const MPI_Fint *fh, const MPI_Fint *flag, MPI_
 void pmpi_file_get_atomicity_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror);
 void pmpi_file_get_atomicity_f08_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_atomicity_(fh, flag, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8407,7 +8119,6 @@ void pmpi_file_get_atomicity_f08_(const MPI_Fint *fh, MPI_Fint *flag, MPI_Fint *
 void pmpi_file_sync_(const MPI_Fint *fh, MPI_Fint *ierror);
 void pmpi_file_sync_f08_(const MPI_Fint *fh, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_sync_(fh, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8419,7 +8130,6 @@ void pmpi_file_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhandle
 void pmpi_file_create_errhandler_f08_(f_errhandler_function *fn, MPI_Fint *errhandler,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_create_errhandler_(fn, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8430,7 +8140,6 @@ void pmpi_file_set_errhandler_(const MPI_Fint *file, const MPI_Fint *errhandler,
 void pmpi_file_set_errhandler_f08_(const MPI_Fint *file, const MPI_Fint *errhandler,
                                    MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_set_errhandler_(file, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8440,7 +8149,6 @@ void pmpi_file_set_errhandler_f08_(const MPI_Fint *file, const MPI_Fint *errhand
 void pmpi_file_get_errhandler_(const MPI_Fint *file, MPI_Fint *errhandler, MPI_Fint *ierror);
 void pmpi_file_get_errhandler_f08_(const MPI_Fint *file, MPI_Fint *errhandler, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_get_errhandler_(file, errhandler, &f08_error);
     f08_set_ierror(ierror, f08_error);
@@ -8450,7 +8158,6 @@ void pmpi_file_get_errhandler_f08_(const MPI_Fint *file, MPI_Fint *errhandler, M
 void pmpi_file_call_errhandler_(const MPI_Fint *fh, const MPI_Fint *errorcode, MPI_Fint *ierror);
 void pmpi_file_call_errhandler_f08_(const MPI_Fint *fh, const MPI_Fint *errorcode, MPI_Fint *ierror)
 {
-    struct f08_choice ;
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_file_call_errhandler_(fh, errorcode, &f08_error);
     f08_set_ierror(ierror, f08_error);

@@ -8,18 +8,22 @@
                                MPI routine;
   src/fortran/bindings_f08.c   the C entry points those interfaces name.
 
-Each routine MPI_X of the module is a generic whose specific is an existing Fortran entry point
-reached through a thin C wrapper, so mpi_f08 adds no conversion rules of its own:
+Each routine MPI_X of the module is a generic (and PMPI_X its profiling twin) whose specific is
+an existing Fortran entry point reached through a thin C wrapper, so mpi_f08 adds no conversion
+rules of its own:
   - routines without a choice buffer: specific MPI_X_f08, an ordinary gfortran procedure
     (arguments by reference, hidden string lengths; a handle type is its one INTEGER, a status
     is MPI_STATUS_SIZE INTEGERs), so pmpi_x_f08_ passes everything to module mpi's pmpi_x_;
   - routines with choice buffers: specific MPI_X_f08ts, BIND(C, name="MPI_X_f08ts") with
     TYPE(*), DIMENSION(..) buffers, which arrive as ISO_Fortran_binding.h descriptors;
-    PMPI_X_f08ts checks each is contiguous and passes its address to pmpi_x_. Buffers of
-    blocking routines are CONTIGUOUS (the compiler copies a strided section in and out around
-    the call); buffers that MPI keeps after the call (ASYNCHRONOUS: nonblocking, persistent,
-    RMA, attached buffers, MPI_Get_address) are not, and a non-contiguous one is refused with
-    MPI_ERR_BUFFER (so MPI_SUBARRAYS_SUPPORTED stays .FALSE.).
+    PMPI_X_f08ts passes each buffer's address to pmpi_x_. A non-contiguous buffer of a blocking
+    routine is packed into a copy around the call (f08_choice_in/out, src/fortran/f08.c);
+    buffers that MPI keeps after the call (ASYNCHRONOUS: nonblocking, persistent, RMA, attached
+    buffers) cannot be copies, so a non-contiguous one is refused with MPI_ERR_BUFFER
+    (MPI_SUBARRAYS_SUPPORTED stays .FALSE.).
+  - large-count routines MPI_X_c join the generic MPI_X as MPI_X_c_f08(ts) where their argument
+    kinds tell them apart; their mpi-style entry point is written here, static, by
+    gen-fortran.py's Binding rules (module mpi has no large-count routines).
 The optional IERROR arrives as NULL when absent. Which routines exist is decided by
 gen-fortran.py's tables (NO_BINDING) and the C entry points found in src/fortran/*.c, so run
 gen-fortran.py first; tests/abi/check_exports.sh checks the committed files are up to date."""
@@ -190,7 +194,7 @@ def c_function(name, params, ret, formals, declare=True):
             args.append(n)
     if name in ADDRESS_ONLY:
         body.extend(f"    void *c_{n} = {n}->base_addr;\n" for n in choices)
-    else:
+    elif choices:
         body.append(f"    struct f08_choice {', '.join('c_' + n for n in choices)};\n")
     for i, n in enumerate(choices if name not in ADDRESS_ONLY else []):
         release = "".join(f"        f08_choice_out(&c_{m}, {m}, false);\n" for m in choices[:i])
