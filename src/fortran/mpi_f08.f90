@@ -7,7 +7,7 @@ module mpi_f08
     use, intrinsic :: iso_c_binding, only: c_ptr
     implicit none
 
-    ! Kinds and the status size
+    ! Kinds, the status size and the indices of module mpi's INTEGER statuses
     integer, parameter :: MPI_ADDRESS_KIND = 8
     integer, parameter :: MPI_OFFSET_KIND = 8
     integer, parameter :: MPI_COUNT_KIND = 8

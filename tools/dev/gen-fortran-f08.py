@@ -448,7 +448,7 @@ def f_constants():
             ints.append((name, number))
         elif "MPI_" + ctype in gf.HANDLES:
             typed.append((name, "MPI_" + ctype, number))
-    out = ["    ! Kinds and the status size\n"]
+    out = ["    ! Kinds, the status size and the indices of module mpi's INTEGER statuses\n"]
     for name, number in gf.F_EXTRA_INTS:   # MPI_SOURCE ... index module mpi's statuses
         out.append(f"    integer, parameter :: {name} = {number}\n")
     out.append("\n    ! Constants (the ABI's values)\n")
