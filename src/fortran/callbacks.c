@@ -14,21 +14,6 @@
 #include "fortran/fortran.h"
 #include "mpi/api.h"
 
-/* The Fortran routines' interfaces (everything by reference). */
-typedef void f_user_function(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
-typedef void f_errhandler_function(MPI_Fint *handle, MPI_Fint *error_code);
-typedef void f_copy_function(MPI_Fint *old, MPI_Fint *keyval, MPI_Aint *extra_state,
-                             MPI_Aint *value_in, MPI_Aint *value_out, MPI_Fint *flag,
-                             MPI_Fint *ierror);
-typedef void f_delete_function(MPI_Fint *object, MPI_Fint *keyval, MPI_Aint *value,
-                               MPI_Aint *extra_state, MPI_Fint *ierror);
-/* MPI-1's MPI_KEYVAL_CREATE: the same with default INTEGER values and extra state. */
-typedef void f_copy_function_int(MPI_Fint *old, MPI_Fint *keyval, MPI_Fint *extra_state,
-                                 MPI_Fint *value_in, MPI_Fint *value_out, MPI_Fint *flag,
-                                 MPI_Fint *ierror);
-typedef void f_delete_function_int(MPI_Fint *object, MPI_Fint *keyval, MPI_Fint *value,
-                                   MPI_Fint *extra_state, MPI_Fint *ierror);
-
 /* ------------------------------------------------------------------------------------------ */
 /* Predefined Fortran callbacks: mpif.h declares them EXTERNAL; a program may pass them to the
  * create functions (recognised below and replaced by the C constants) or call them itself. */
@@ -128,10 +113,6 @@ void pmpi_op_create_(f_user_function *user_fn, const MPI_Fint *commute, MPI_Fint
  * address of the program's extra state variable, freed after the program's free routine ran.
  * The routines get that variable itself, so what one stores there the others and the program
  * see (MPICH and Open MPI do the same; MPICH's greqf test relies on it). */
-
-typedef void f_query_function(MPI_Aint *extra_state, MPI_Fint *status, MPI_Fint *ierror);
-typedef void f_free_function(MPI_Aint *extra_state, MPI_Fint *ierror);
-typedef void f_cancel_function(MPI_Aint *extra_state, MPI_Fint *complete, MPI_Fint *ierror);
 
 struct f_grequest {
     f_query_function *query;

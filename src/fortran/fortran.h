@@ -93,4 +93,24 @@ char *f_info_string_in(const char *fortran, size_t length);
 /* Copy a C string into a CHARACTER*(length), blank padded (truncated if it is too long). */
 void f_string_out(const char *c_string, char *fortran, size_t length);
 
+/* The interfaces of user routines written in Fortran (everything by reference; src/fortran/
+ * callbacks.c calls them, and the mpi_f08 entry points of bindings_f08.c pass them on). */
+typedef void f_user_function(void *invec, void *inoutvec, MPI_Fint *len, MPI_Fint *datatype);
+typedef void f_errhandler_function(MPI_Fint *handle, MPI_Fint *error_code);
+typedef void f_copy_function(MPI_Fint *old, MPI_Fint *keyval, MPI_Aint *extra_state,
+                             MPI_Aint *value_in, MPI_Aint *value_out, MPI_Fint *flag,
+                             MPI_Fint *ierror);
+typedef void f_delete_function(MPI_Fint *object, MPI_Fint *keyval, MPI_Aint *value,
+                               MPI_Aint *extra_state, MPI_Fint *ierror);
+/* MPI-1's MPI_KEYVAL_CREATE: the same with default INTEGER values and extra state. */
+typedef void f_copy_function_int(MPI_Fint *old, MPI_Fint *keyval, MPI_Fint *extra_state,
+                                 MPI_Fint *value_in, MPI_Fint *value_out, MPI_Fint *flag,
+                                 MPI_Fint *ierror);
+typedef void f_delete_function_int(MPI_Fint *object, MPI_Fint *keyval, MPI_Fint *value,
+                                   MPI_Fint *extra_state, MPI_Fint *ierror);
+/* Generalized request routines (MPI_GREQUEST_START). */
+typedef void f_query_function(MPI_Aint *extra_state, MPI_Fint *status, MPI_Fint *ierror);
+typedef void f_free_function(MPI_Aint *extra_state, MPI_Fint *ierror);
+typedef void f_cancel_function(MPI_Aint *extra_state, MPI_Fint *complete, MPI_Fint *ierror);
+
 #endif

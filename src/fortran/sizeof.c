@@ -1,4 +1,4 @@
-/* sizeof.c - MPI_SIZEOF (module mpi only): the generic interface in src/fortran/mpi.f90 picks
+/* sizeof.c - MPI_SIZEOF: the generic interfaces in src/fortran/mpi.f90 and mpi_f08.f90 pick
  * one of these by the argument's type and kind, so each just answers its size in bytes (the
  * storage size on x86-64 and arm64 with gfortran: REAL(10) occupies 16). The argument itself,
  * passed as an assumed-rank descriptor, is never read. */
@@ -8,7 +8,8 @@ static void answer(const void *x, int bytes, MPI_Fint *size, MPI_Fint *ierror)
 {
     (void)x;
     *size = bytes;
-    *ierror = MPI_SUCCESS;
+    if (ierror) /* optional in mpi_f08 */
+        *ierror = MPI_SUCCESS;
 }
 
 void mpi_sizeof_integer1_(void *x, MPI_Fint *size, MPI_Fint *ierror)

@@ -5,7 +5,8 @@
 #     (so profiling tools can interpose), and nothing but MPI_/PMPI_/MPIX_ symbols (and the
 #     Fortran mpi_x_ / pmpi_x_ ones) is exported;
 #  3. in a build with Fortran: include/mpif.h, src/fortran/bindings.c and src/fortran/mpi.f90
-#     are what tools/dev/gen-fortran.py generates, and every pmpi_x_ defined in src/fortran is
+#     are what tools/dev/gen-fortran.py generates, src/fortran/mpi_f08.f90 and bindings_f08.c
+#     what tools/dev/gen-fortran-f08.py generates, and every pmpi_x_ defined in src/fortran is
 #     exported with a weak mpi_x_ twin.
 # Usage: check_exports.sh <source-dir> <libnodempi.so>
 set -euo pipefail
@@ -46,9 +47,12 @@ if [ -n "$extra" ]; then
     status=1
 fi
 if grep -q ' pmpi_init_$' "$tmp/exported"; then
-    mkdir -p "$tmp/src/fortran"
+    mkdir -p "$tmp/src"
+    cp -r "$src/src/fortran" "$tmp/src/"   # gen-fortran-f08.py reads the hand-written entry points
     python3 "$tmp/tools/dev/gen-fortran.py" 2>/dev/null
-    for f in include/mpif.h src/fortran/bindings.c src/fortran/mpi.f90; do
+    python3 "$tmp/tools/dev/gen-fortran-f08.py" 2>/dev/null
+    for f in include/mpif.h src/fortran/bindings.c src/fortran/mpi.f90 src/fortran/mpi_f08.f90 \
+        src/fortran/bindings_f08.c; do
         if ! cmp -s "$tmp/$f" "$src/$f"; then
             echo "$f differs from what tools/dev/gen-fortran.py generates:"
             diff "$src/$f" "$tmp/$f" | head -20
@@ -57,8 +61,11 @@ if grep -q ' pmpi_init_$' "$tmp/exported"; then
     done
     grep -ohE '^(void|double|MPI_Aint) pmpi_[a-z0-9_]+_\(' "$src"/src/fortran/*.c |
         sed -E 's/^[A-Za-z_]+ p(mpi_[a-z0-9_]+_)\($/\1/' | sort -u >"$tmp/fortran"
+    # mpi_f08's BIND(C) entry points (choice buffers): PMPI_X_f08ts with a weak MPI_X_f08ts.
+    grep -ohE '^void PMPI_[A-Za-z0-9_]+_f08ts\(' "$src"/src/fortran/*.c |
+        sed -E 's/^void P(MPI_[A-Za-z0-9_]+)\($/\1/' | sort -u >>"$tmp/fortran"
     fmissing=$(for f in $(cat "$tmp/fortran"); do
-        grep -q "^W $f\$" "$tmp/exported" && grep -q " p$f\$" "$tmp/exported" || echo "$f"
+        grep -q "^W $f\$" "$tmp/exported" && grep -qi " p$f\$" "$tmp/exported" || echo "$f"
     done)
     if [ -n "$fmissing" ]; then
         echo "Fortran entry points not exported as weak mpi_x_ with a pmpi_x_ twin:"
