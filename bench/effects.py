@@ -37,7 +37,10 @@ MECHANISMS = [
     ("stream_eager", "a one-way stream of messages above the eager limit that fit one ring "
      "record goes eagerly (rendezvous once the ring is busy when off); bi: exchanges keep the "
      "rendezvous either way",
-     "bw", ["-s", "8K,12K"], 2, {"NODEMPI_STREAM_EAGER": "off"}, None),
+     "bw", ["-s", "8K,12K,16K"], 2, {"NODEMPI_STREAM_EAGER": "off"}, None),
+    ("stream_eager_skew", "stream eager against a lagging receiver: the producer's time per "
+     "round stays flat (messages set aside once the receiver stops taking records)",
+     "skew", ["-s", "0,2,10,100", "-m", "16K"], 2, {"NODEMPI_STREAM_EAGER": "off"}, None),
     ("fastbox_rate", "fastbox, message rate (window of 64 nonblocking sends)",
      "bw", ["-s", "8,64", "-c", "uni"], 2, {"NODEMPI_FASTBOX": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",

@@ -295,11 +295,11 @@ static int receiver_draining(struct p2p_peer *peer)
 static int idle_eager(int world_peer)
 {
     struct p2p_peer *peer = &p2p.peers[world_peer];
-    if (!p2p.idle_eager || peer->channel != P2P_CHANNEL_RING)
+    if (peer->channel != P2P_CHANNEL_RING)
         return 0;
     if (p2p.stream_eager && one_way_stream(peer))
         return 1;
-    if (peer->out_head)
+    if (!p2p.idle_eager || peer->out_head)
         return 0;
     return p2p.eager_when_room || shm_ring_consumed_all(&peer->to_peer);
 }
