@@ -115,7 +115,8 @@ static const struct core_config_entry config_table[] = {
      LOCAL, "a message above the eager limit that fits one ring record goes eagerly (waiting for "
      "room if need be) when no receive is posted that the peer's messages could match: a "
      "one-way stream, where the two copies run on two cores; exchanges keep the single copy; "
-     "auto = as NODEMPI_IDLE_EAGER"},
+     "auto = as NODEMPI_IDLE_EAGER, but not when oversubscribed (a send that finds the ring "
+     "full then goes rendezvous)"},
     {"NODEMPI_SKEW", CONFIG_CHOICE, "on", "off|on", &core_config.skew, LOCAL,
      "skew-aware thresholds (seed 001 §4.2): a lagging receiver makes its sender raise the "
      "pair's eager limit"},

@@ -124,7 +124,8 @@ void p2p_set_idle_eager(void)
                       !core_config_is_set("NODEMPI_EAGER_LIMIT"));
     p2p.eager_when_room = p2p.idle_eager && nodempi.oversubscribed;
     p2p.stream_eager = core_config.stream_eager == CORE_SWITCH_ON ||
-                       (core_config.stream_eager == CORE_SWITCH_AUTO && p2p.idle_eager);
+                       (core_config.stream_eager == CORE_SWITCH_AUTO && p2p.idle_eager &&
+                        !nodempi.oversubscribed);
 }
 
 /* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */

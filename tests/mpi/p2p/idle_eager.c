@@ -71,7 +71,7 @@ static int expect_stream_eager(int idle)
         return 0;
     if (sw && strcmp(sw, "on") == 0)
         return 1;
-    return idle;
+    return idle && !expect_room_eager(idle); /* auto: not when oversubscribed */
 }
 
 /* Rank 0 sends BURST messages while rank 1 sleeps outside MPI; in an exchange rank 0 has first
