@@ -120,29 +120,6 @@ int p2p_eager_long_start(int world_peer, struct core_request *request)
     return MPI_SUCCESS;
 }
 
-int p2p_eager_stage_queued(struct p2p_outgoing *o)
-{
-    struct core_request *request = o->request;
-    struct p2p_long_send send;
-    if (long_send_init(&send, request) != MPI_SUCCESS)
-        return 0;
-    if (!stage_rest(&send)) { /* the staging cap: it waits for room as it was */
-        p2p.sent[P2P_SENT_EAGER_LONG]--;
-        p2p.sent_bytes -= send.total;
-        if (send.owns_data) {
-            p2p.staged_bytes -= send.total;
-            free((void *)send.data);
-        }
-        return 0;
-    }
-    send.request = NULL;
-    o->kind = P2P_OUT_EAGER_LONG;
-    o->request = NULL;
-    o->long_send = send;
-    p2p_send_complete(request);
-    return 1;
-}
-
 /* ---- receiver ----------------------------------------------------------------------------- */
 
 void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec)

@@ -302,9 +302,6 @@ void p2p_rndv_withdrawn(struct core_request *request);
 size_t p2p_record_max_payload(const struct p2p_peer *peer);
 int p2p_eager_long_start(int world_peer, struct core_request *request);
 int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send);
-/* A queued eager message set aside as a long eager one, so that its send completes now; 0 when
- * the staging cap is reached (it then waits for room as before). */
-int p2p_eager_stage_queued(struct p2p_outgoing *o);
 void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec);
 void p2p_eager_long_on_data(int world_src, const void *data, size_t len);
 void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected *u);

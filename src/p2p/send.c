@@ -182,16 +182,21 @@ int p2p_withdraw_outgoing(int world_peer, struct core_request *request)
 }
 
 static int receiver_draining(struct p2p_peer *peer);
+static enum p2p_protocol protocol_for(const struct core_request *request, int world_peer,
+                                      int with_idle_eager);
 
-/* The receiver stopped taking records while stream messages wait for room: set them aside so
- * that their sends complete (see receiver_draining). */
-static void stage_waiting_streams(struct p2p_peer *peer)
+/* The receiver stopped taking records while stream messages wait for room: they go by
+ * rendezvous instead (see receiver_draining), in their places in the queue. */
+static void streams_to_rendezvous(struct p2p_peer *peer, int world_peer)
 {
-    for (struct p2p_outgoing *o = peer->out_head; o; o = o->next)
-        if (o->kind == P2P_OUT_EAGER &&
-            dt_packed_size(o->request->type, o->request->count) > p2p.eager_limit &&
-            !p2p_eager_stage_queued(o))
-            return;
+    for (struct p2p_outgoing *o = peer->out_head; o; o = o->next) {
+        if (o->kind != P2P_OUT_EAGER ||
+            dt_packed_size(o->request->type, o->request->count) <= peer->eager_limit)
+            continue;
+        o->request->p2p.state = protocol_for(o->request, world_peer, 0);
+        if (o->request->p2p.state != P2P_PROTOCOL_EAGER)
+            o->kind = P2P_OUT_RTS;
+    }
 }
 
 /* Push queued items to one peer in order until the ring is full; nonzero if any left. */
@@ -203,7 +208,7 @@ int p2p_push_outgoing(int world_peer)
         struct p2p_outgoing *o = peer->out_head;
         if (!push_one(peer, o)) {
             if (o->kind == P2P_OUT_EAGER && p2p.stream_eager && !receiver_draining(peer))
-                stage_waiting_streams(peer);
+                streams_to_rendezvous(peer, world_peer);
             break;
         }
         did = 1;
@@ -276,9 +281,10 @@ static int one_way_stream(const struct p2p_peer *peer)
  * to a rendezvous). hpcc's MPIRandomAccess pattern, 4 ranks on 2 cores: same section. */
 /* Is the receiver taking records from our ring? Its head moved within RECEIVER_DRAINING_NS
  * (looked at only when a stream finds the ring full). A one-way stream then waits in the queue
- * for room (both cores copying: 16 KiB window 23.5 GB/s close), else sets its messages aside:
- * the skew benchmark's producer (16 KiB, consumer computing 2-100 us per message) stays at
- * 102-152 us per round instead of growing to 3-22 ms (docs/benchmarks.md "Session 6"). */
+ * for room (both cores copying: 16 KiB window 22.5 GB/s close), else it goes by rendezvous: a
+ * receiver that is not there (computing, or behind in a loop of broadcasts) would otherwise
+ * hold the sender up, and the RTS records it finds later let its skew watch react
+ * (docs/benchmarks.md "Session 6"). */
 enum { RECEIVER_DRAINING_NS = 5000 };
 
 static int receiver_draining(struct p2p_peer *peer)
@@ -366,21 +372,19 @@ int p2p_send_start(struct core_request *request)
             p2p_send_complete(request);
             return MPI_SUCCESS;
         }
-        /* Eager only because the lagging receiver asked for a raised limit (skew.c), or a
-         * one-way stream into a receiver that has stopped taking records: the long eager path
-         * sets what does not fit aside, so that the send completes now (a receiver that lags
-         * must not hold the sender up, seed 001 §3.4). */
-        int stream = p2p.stream_eager && one_way_stream(peer);
-        if (size > p2p.eager_limit &&
-            (size <= peer->eager_limit || (stream && !receiver_draining(peer))))
+        /* Eager only because the lagging receiver asked for a raised limit (skew.c): the long
+         * eager path sets what does not fit aside, so that the send completes now (a receiver
+         * that lags must not hold the sender up, seed 001 §3.4). */
+        if (size > p2p.eager_limit && size <= peer->eager_limit)
             return p2p_eager_long_start(world_peer, request);
-        if (!stream)
+        /* A one-way stream waits for room while the receiver takes records; else a message
+         * above the limit (idle or oversubscribed eager that found no room) goes rendezvous. */
+        if (!(p2p.stream_eager && one_way_stream(peer) && receiver_draining(peer)))
             request->p2p.state = protocol_for(request, world_peer, 0);
         if (request->p2p.state == P2P_PROTOCOL_EAGER) {
             p2p_queue_outgoing(world_peer, P2P_OUT_EAGER, request);
             return MPI_SUCCESS;
         }
-        /* only an oversubscribed run's idle eager gets here: no room, so a rendezvous */
     }
     if (!peer->out_head && p2p_rndv_try_rts(peer, request))
         return MPI_SUCCESS;
