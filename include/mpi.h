@@ -1181,7 +1181,7 @@ int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *ev
 int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 
 /* Removed in MPI-3.0, kept for old programs (nodempi extension, outside the MPI-5.0 ABI) */
-int MPI_Address(const void *location, MPI_Aint *address);
+int MPI_Address(void *location, MPI_Aint *address);
 int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
@@ -1877,7 +1877,7 @@ int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, vo
 int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
-int PMPI_Address(const void *location, MPI_Aint *address);
+int PMPI_Address(void *location, MPI_Aint *address);
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);

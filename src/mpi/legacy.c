@@ -10,7 +10,7 @@
 #include "mpi/api.h"
 #include "mpi/legacy.h"
 
-int PMPI_Address(const void *location, MPI_Aint *address)
+int PMPI_Address(void *location, MPI_Aint *address)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const char function[] = "MPI_Address";

@@ -39,7 +39,7 @@ static MPI_Datatype make_struct(int n, const int *lens, const MPI_Aint *displs,
 
 static void test_address(void)
 {
-    struct { char c; double d[3]; } s;
+    struct { char c; double d[3]; } s = {0};
     MPI_Aint a_old = 0, a_new = 0, b_old = 0;
     MT_MPI(MPI_Address(&s.d[1], &a_old));
     MT_MPI(MPI_Get_address(&s.d[1], &a_new));
