@@ -449,6 +449,19 @@ enum {
     MPI_T_PVAR_CLASS_GENERIC = 10,
 };
 
+/* nodempi extension, not part of the MPI-5.0 ABI: the MPI-1 names MPI-3.0 removed (MPI_LB,
+ * MPI_UB, MPI_Type_struct ...), kept so that old programs compile unchanged, as MPICH keeps
+ * them. Values outside every range of the ABI (include/mpi-legacy.tsv); a program that uses
+ * none of them is a standard ABI program. */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+#define MPI_LB ((MPI_Datatype)0x00000800)
+#define MPI_UB ((MPI_Datatype)0x00000801)
+enum {
+    MPI_COMBINER_HVECTOR_INTEGER = 1105,
+    MPI_COMBINER_HINDEXED_INTEGER = 1107,
+    MPI_COMBINER_STRUCT_INTEGER = 1110,
+};
+
 /* Runtime */
 int MPI_Init(int *argc, char ***argv);
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
@@ -1167,6 +1180,18 @@ int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
 int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
 int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 
+/* Removed in MPI-3.0, kept for old programs (nodempi extension, outside the MPI-5.0 ABI) */
+int MPI_Address(void *location, MPI_Aint *address);
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+
 /* Profiling interface: every MPI_X above is a weak alias of PMPI_X */
 int PMPI_Init(int *argc, char ***argv);
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
@@ -1852,6 +1877,16 @@ int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, vo
 int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+int PMPI_Address(void *location, MPI_Aint *address);
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int PMPI_Type_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 
 #if defined(__cplusplus)
 }

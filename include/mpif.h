@@ -562,6 +562,19 @@
       parameter (MPI_WIN_MODEL=605)
       integer(kind=MPI_OFFSET_KIND) MPI_DISPLACEMENT_CURRENT
       parameter (MPI_DISPLACEMENT_CURRENT=-1)
+
+! nodempi extension, not in the MPI-5.0 ABI: MPI-1 names MPI-3.0 removed
+! (include/mpi-legacy.tsv)
+      integer MPI_LB
+      parameter (MPI_LB=2048)
+      integer MPI_UB
+      parameter (MPI_UB=2049)
+      integer MPI_COMBINER_HVECTOR_INTEGER
+      parameter (MPI_COMBINER_HVECTOR_INTEGER=1105)
+      integer MPI_COMBINER_HINDEXED_INTEGER
+      parameter (MPI_COMBINER_HINDEXED_INTEGER=1107)
+      integer MPI_COMBINER_STRUCT_INTEGER
+      parameter (MPI_COMBINER_STRUCT_INTEGER=1110)
       logical MPI_SUBARRAYS_SUPPORTED
       parameter (MPI_SUBARRAYS_SUPPORTED=.false.)
       logical MPI_ASYNC_PROTECTS_NONBLOCKING

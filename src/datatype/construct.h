@@ -46,6 +46,10 @@ int dt_commit(struct dt_type *type);
 /* Names: set truncates to MPI_MAX_OBJECT_NAME - 1 characters. */
 void dt_set_name(struct dt_type *type, const char *name);
 
+/* MPI_LB or MPI_UB when type is that bound marker (src/datatype/markers.c, an MPI-1 name kept
+ * as a nodempi extension), else MPI_DATATYPE_NULL. */
+MPI_Datatype dt_marker_handle(const struct dt_type *type);
+
 /* MPI_Type_match_size: a predefined type of the class and size, or NULL. */
 struct dt_type *dt_match_size(int typeclass, int size);
 /* MPI_Type_create_f90_integer/real/complex: combiner MPI_COMBINER_F90_INTEGER (r only) or

@@ -140,6 +140,11 @@ void dt_free_runs(struct dt_runs *runs);
 /* Free a derived type object now, whatever its reference count (dt_release's last step; the
  * F90 types' teardown at dt_finalize). */
 void dt_destroy_derived(struct dt_type *type);
+/* markers.c: make (at dt_init) and free the MPI_LB / MPI_UB objects; the object of either
+ * handle, NULL for any other value. */
+int dt_markers_init(void);
+void dt_markers_finalize(void);
+struct dt_type *dt_marker_from_handle(MPI_Datatype handle);
 /* f90.c: free the cached MPI_Type_create_f90_* types (at dt_finalize). */
 void dt_f90_finalize(void);
 

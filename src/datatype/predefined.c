@@ -251,12 +251,13 @@ int dt_init(void)
                 return err;
         }
     }
-    return MPI_SUCCESS;
+    return dt_markers_init();
 }
 
 void dt_finalize(void)
 {
     dt_f90_finalize();
+    dt_markers_finalize();
     for (unsigned i = 0; i < DT_PREDEFINED_COUNT; i++) {
         if (dt_predefined_types[i].predefined) {
             dt_free_blocks(&dt_predefined_types[i]);
@@ -273,7 +274,7 @@ struct dt_type *dt_from_handle(MPI_Datatype handle)
         unsigned i = (unsigned)(value - DT_PREDEFINED_BASE);
         if (i < DT_PREDEFINED_COUNT && dt_predefined_types[i].predefined)
             return &dt_predefined_types[i];
-        return NULL;
+        return dt_marker_from_handle(handle); /* MPI_LB, MPI_UB (markers.c) or NULL */
     }
     if (value % _Alignof(struct dt_derived))
         return NULL;
@@ -287,6 +288,8 @@ MPI_Datatype dt_to_handle(const struct dt_type *type)
         return MPI_DATATYPE_NULL;
     if (type->predefined)
         return (MPI_Datatype)(uintptr_t)(DT_PREDEFINED_BASE + (unsigned)dt_predefined_index(type));
+    if (type->permanent && dt_marker_handle(type) != MPI_DATATYPE_NULL)
+        return dt_marker_handle(type);
     return (MPI_Datatype)type;
 }
 

@@ -3333,3 +3333,17 @@ void pmpi_file_write_ordered_end_(const MPI_Fint *fh, const void *buf, MPI_Fint 
 }
 #pragma weak mpi_file_write_ordered_end_ = pmpi_file_write_ordered_end_
 
+void pmpi_errhandler_get_(const MPI_Fint *comm, MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    MPI_Errhandler c_errhandler = MPI_Errhandler_fromint(*errhandler);
+    *ierror = MPI_Errhandler_get(MPI_Comm_fromint(*comm), &c_errhandler);
+    *errhandler = MPI_Errhandler_toint(c_errhandler);
+}
+#pragma weak mpi_errhandler_get_ = pmpi_errhandler_get_
+
+void pmpi_errhandler_set_(const MPI_Fint *comm, const MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    *ierror = MPI_Errhandler_set(MPI_Comm_fromint(*comm), MPI_Errhandler_fromint(*errhandler));
+}
+#pragma weak mpi_errhandler_set_ = pmpi_errhandler_set_
+

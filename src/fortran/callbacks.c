@@ -1,6 +1,6 @@
 /* callbacks.c - user functions written in Fortran: reduction operators (MPI_Op_create),
  * generalized requests (MPI_Grequest_start), error handlers (MPI_Comm/Win/File/Session_create_
- * errhandler) and attribute copy/delete functions (MPI_Comm/Type/Win_create_keyval,
+ * errhandler, MPI-1's MPI_Errhandler_create) and attribute copy/delete functions (MPI_Comm/Type/Win_create_keyval,
  * MPI_Keyval_create), plus the predefined Fortran callbacks (MPI_COMM_NULL_COPY_FN ...). A
  * Fortran routine takes INTEGER handles and LOGICAL flags by reference, so each is reached
  * through a C trampoline that converts; the library's layers only ever see C functions. Keyval
@@ -300,6 +300,17 @@ void pmpi_session_create_errhandler_(f_errhandler_function *fn, MPI_Fint *errhan
     errhandler_finish(rc, eh, fn, errhandler, ierror, "MPI_Session_create_errhandler");
 }
 #pragma weak mpi_session_create_errhandler_ = pmpi_session_create_errhandler_
+
+/* MPI-1's MPI_ERRHANDLER_CREATE (removed in MPI-3.0, a nodempi extension): a communicator
+ * handler like MPI_COMM_CREATE_ERRHANDLER's. */
+void pmpi_errhandler_create_(f_errhandler_function *fn, MPI_Fint *errhandler, MPI_Fint *ierror)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    int rc = MPI_Errhandler_create(fn ? comm_errhandler_trampoline : NULL, &eh);
+    errhandler_finish(rc, eh, fn, errhandler, ierror, "MPI_Errhandler_create");
+}
+#pragma weak mpi_errhandler_create_ = pmpi_errhandler_create_
 
 /* ------------------------------------------------------------------------------------------ */
 /* Attribute callbacks. The keyval's C extra state is a record naming the Fortran routines and

@@ -2844,6 +2844,15 @@ module mpi
             integer :: status(MPI_STATUS_SIZE)
             integer :: ierror
         end subroutine MPI_File_write_ordered_end
+        subroutine MPI_Address(location, address, ierror)
+            import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
+            implicit none
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: location
+            type(*), dimension(*) :: location
+!GCC$ ATTRIBUTES NO_ARG_CHECK :: address
+            integer :: address
+            integer :: ierror
+        end subroutine MPI_Address
     end interface
     interface MPI_Sizeof
         subroutine MPI_Sizeof_integer1(x, size, ierror)

@@ -11,6 +11,7 @@
 
 #include "datatype/construct.h"
 #include "mpi/api.h"
+#include "mpi/legacy.h"
 
 /* ---- argument checks ---- */
 
@@ -475,6 +476,34 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count array_of_blocklen
 }
 #pragma weak MPI_Type_create_struct_c = PMPI_Type_create_struct_c
 
+/* ---- the removed MPI-1 constructors (src/mpi/legacy.c) ----
+ * The MPI-2 constructor under the old name: MPI_COMBINER_HVECTOR, _HINDEXED, _STRUCT. */
+
+int mpi_type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype, const char *function)
+{
+    return type_vector(count, blocklength, stride, oldtype, newtype, MPI_COMBINER_HVECTOR, 0,
+                       function);
+}
+
+int mpi_type_hindexed(int count, const int array_of_blocklengths[],
+                      const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype, const char *function)
+{
+    struct indexed_args a = {.count = count, .blocklens = array_of_blocklengths,
+                             .displs_aint = array_of_displacements,
+                             .combiner = MPI_COMBINER_HINDEXED};
+    return type_indexed(&a, oldtype, newtype, function);
+}
+
+int mpi_type_struct(int count, const int array_of_blocklengths[],
+                    const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                    MPI_Datatype *newtype, const char *function)
+{
+    return type_struct(count, array_of_blocklengths, array_of_displacements, NULL, NULL,
+                       array_of_types, newtype, 0, function);
+}
+
 /* ---- subarray, darray ---- */
 
 static int check_order(int order, const char *function)
@@ -797,7 +826,9 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     if (type->predefined || type->permanent)
         return core_error_raise(NULL, MPI_ERR_TYPE, function,
                                 "cannot free predefined datatype %s%s", type->name,
-                                type->permanent ? " (made by MPI_Type_create_f90_*)" : "");
+                                type->permanent && dt_marker_handle(type) == MPI_DATATYPE_NULL
+                                    ? " (made by MPI_Type_create_f90_*)"
+                                    : "");
     if (type->attributes && core_attr_type_delete_all) {
         err = core_attr_type_delete_all(type);
         if (err != MPI_SUCCESS)

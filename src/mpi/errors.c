@@ -4,27 +4,27 @@
 #include <string.h>
 
 #include "mpi/api.h"
+#include "mpi/legacy.h"
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+/* The three communicator calls take the name to report, for MPI-1's MPI_Errhandler_set/get/
+ * create (src/mpi/legacy.c), which are the same calls. */
+int mpi_comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char *function)
 {
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     struct core_comm *c;
     int rc;
-    if ((rc = mpi_check_initialized("MPI_Comm_set_errhandler")) ||
-        (rc = mpi_get_comm(comm, &c, "MPI_Comm_set_errhandler")))
+    if ((rc = mpi_check_initialized(function)) || (rc = mpi_get_comm(comm, &c, function)))
         return rc;
     struct core_errhandler *eh = core_errhandler_from_handle(errhandler);
     if (!eh)
-        return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-                                "invalid error handler");
+        return core_error_raise(c, MPI_ERR_ARG, function, "invalid error handler");
     if (eh->kind == CORE_ERRHANDLER_USER_WIN)
-        return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+        return core_error_raise(c, MPI_ERR_ARG, function,
                                 "error handler was made for windows (MPI_Win_create_errhandler)");
     if (eh->kind == CORE_ERRHANDLER_USER_FILE)
-        return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+        return core_error_raise(c, MPI_ERR_ARG, function,
                                 "error handler was made for files (MPI_File_create_errhandler)");
     if (eh->kind == CORE_ERRHANDLER_USER_SESSION)
-        return core_error_raise(c, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+        return core_error_raise(c, MPI_ERR_ARG, function,
                                 "error handler was made for sessions "
                                 "(MPI_Session_create_errhandler)");
     core_errhandler_retain(eh);
@@ -32,42 +32,59 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     c->errhandler = eh;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    return mpi_comm_set_errhandler(comm, errhandler, "MPI_Comm_set_errhandler");
+}
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+
+int mpi_comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler, const char *function)
+{
     struct core_comm *c;
     int rc;
-    if ((rc = mpi_check_initialized("MPI_Comm_get_errhandler")) ||
-        (rc = mpi_get_comm(comm, &c, "MPI_Comm_get_errhandler")))
+    if ((rc = mpi_check_initialized(function)) || (rc = mpi_get_comm(comm, &c, function)))
         return rc;
+    if (!errhandler)
+        return core_error_raise(c, MPI_ERR_ARG, function, "errhandler is NULL");
     /* The caller owns a reference and frees it with MPI_Errhandler_free. */
     core_errhandler_retain(c->errhandler);
     *errhandler = core_errhandler_to_handle(c->errhandler);
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    return mpi_comm_get_errhandler(comm, errhandler, "MPI_Comm_get_errhandler");
+}
 #pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+
+int mpi_comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler,
+                               const char *function)
+{
+    int rc = mpi_check_initialized(function);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!fn || !errhandler)
+        return core_error_raise(NULL, MPI_ERR_ARG, function, "NULL function or handle pointer");
+    struct core_errhandler *eh = calloc(1, sizeof(*eh));
+    if (!eh)
+        return core_error_raise(NULL, MPI_ERR_NO_MEM, function, "out of memory");
+    eh->kind = CORE_ERRHANDLER_USER_COMM;
+    eh->refcount = 1;
+    eh->comm_fn = fn;
+    *errhandler = core_errhandler_to_handle(eh);
+    return MPI_SUCCESS;
+}
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
                                 MPI_Errhandler *errhandler)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    int rc = mpi_check_initialized("MPI_Comm_create_errhandler");
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!comm_errhandler_fn || !errhandler)
-        return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Comm_create_errhandler",
-                                "NULL function or handle pointer");
-    struct core_errhandler *eh = calloc(1, sizeof(*eh));
-    if (!eh)
-        return core_error_raise(NULL, MPI_ERR_NO_MEM, "MPI_Comm_create_errhandler",
-                                "out of memory");
-    eh->kind = CORE_ERRHANDLER_USER_COMM;
-    eh->refcount = 1;
-    eh->comm_fn = comm_errhandler_fn;
-    *errhandler = core_errhandler_to_handle(eh);
-    return MPI_SUCCESS;
+    return mpi_comm_create_errhandler(comm_errhandler_fn, errhandler,
+                                      "MPI_Comm_create_errhandler");
 }
 #pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 

@@ -106,6 +106,9 @@ static int predefined_valid(enum handle_kind kind, uintptr_t value)
 {
     if (value == kind_abi[kind].null_value)
         return 1;
+    /* MPI-1's MPI_LB and MPI_UB: nodempi constants outside the ABI's range of datatypes. */
+    if (kind == HANDLE_TYPE && (value == (uintptr_t)MPI_LB || value == (uintptr_t)MPI_UB))
+        return dt_from_handle((MPI_Datatype)value) != NULL;
     if (value < kind_abi[kind].first || value > kind_abi[kind].last)
         return 0;
     switch (kind) {

@@ -93,17 +93,19 @@ run_in() {
 }
 
 # HPC Challenge: HPL's Make.<arch> with each MPI's wrapper and the reference BLAS. HPL 2.0's
-# HPL_packL.c calls MPI_Address and MPI_Type_struct, removed in MPI-3.0: neither nodempi nor
-# Open MPI declares them (MPICH still does), so they are replaced by their MPI-2 successors
-# (same arguments; disp is an MPI_Aint array).
+# HPL_packL.c calls MPI_Address and MPI_Type_struct, removed in MPI-3.0: nodempi and MPICH
+# still provide them (nodempi as an extension outside the MPI-5.0 ABI), Open MPI 4.1 does not,
+# so for Open MPI only they are replaced by their MPI-2 successors (same arguments; disp is an
+# MPI_Aint array).
 hpcc_build() {
     local mpi=$1 src dst
     src=$(fetch hpcc)
     dst=$work/hpcc-$mpi
     [ -x "$dst/hpcc" ] && return 0
     rm -rf "$dst" && cp -r "$src" "$dst"
-    sed -i 's/MPI_Address(/MPI_Get_address(/; s/MPI_Type_struct(/MPI_Type_create_struct(/' \
-        "$dst/hpl/src/comm/HPL_packL.c"
+    [ "$mpi" != openmpi ] ||
+        sed -i 's/MPI_Address(/MPI_Get_address(/; s/MPI_Type_struct(/MPI_Type_create_struct(/' \
+            "$dst/hpl/src/comm/HPL_packL.c"
     sed -e "s#@CC@#$(mpicc_of "$mpi")#" > "$dst/hpl/Make.$mpi" <<'EOF'
 SHELL = /bin/sh
 CD = cd

@@ -56,6 +56,11 @@ F08_HAND = {"MPI_Buffer_detach", "MPI_Comm_detach_buffer", "MPI_Session_detach_b
 # Not in mpi_f08 here: choice buffers together with strings (a BIND(C) string is a descriptor
 # too; README.md "Fortran" lists these).
 F08_LEFT_OUT = {"MPI_Pack_external", "MPI_Unpack_external"}
+# The MPI-1 routines MPI-3.0 removed (mpif.h and module mpi keep them for old programs): mpi_f08
+# came after their removal and never had them.
+F08_LEFT_OUT |= {"MPI_Address", "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub",
+                 "MPI_Type_hvector", "MPI_Type_hindexed", "MPI_Type_struct",
+                 "MPI_Errhandler_create", "MPI_Errhandler_get", "MPI_Errhandler_set"}
 
 # Buffers that MPI uses after the call returns (besides those of routines with a request).
 ASYNC_ROUTINES = {

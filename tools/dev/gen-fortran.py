@@ -2,7 +2,9 @@
 """Writes the Fortran interface of nodempi from the same inputs as include/mpi.h:
 
   include/mpif.h            constants for `include 'mpif.h'` (and, through src/fortran/mpi.f90,
-                            for `use mpi`), from include/mpi-abi-constants.tsv;
+                            for `use mpi`), from include/mpi-abi-constants.tsv and, in a
+                            section of their own, include/mpi-legacy.tsv (the MPI-1 names
+                            MPI-3.0 removed, a nodempi extension);
   src/fortran/bindings.c    the C entry points mpi_x_ / pmpi_x_ (gfortran's names) for every
                             function of include/mpi-prototypes.txt whose arguments follow the
                             plain rules below.
@@ -30,6 +32,7 @@ from pathlib import Path
 root = Path(__file__).resolve().parents[2]
 tsv = root / "include" / "mpi-abi-constants.tsv"
 protos = root / "include" / "mpi-prototypes.txt"
+legacy = root / "include" / "mpi-legacy.tsv"
 
 HANDLES = {
     "MPI_Comm": "Comm", "MPI_Datatype": "Type", "MPI_Group": "Group", "MPI_Request": "Request",
@@ -61,7 +64,16 @@ HAND = {
     # attributes.c: attribute values are INTEGER(KIND=MPI_ADDRESS_KIND) numbers
     "MPI_Comm_set_attr", "MPI_Comm_get_attr", "MPI_Type_set_attr", "MPI_Type_get_attr",
     "MPI_Win_set_attr", "MPI_Win_get_attr", "MPI_Attr_put", "MPI_Attr_get",
+    # callbacks.c: MPI-1's error handler constructor (removed in MPI-3.0, a nodempi extension)
+    "MPI_Errhandler_create",
+    # legacy.c: the other removed MPI-1 routines, whose addresses, extents and displacements
+    # are default INTEGERs in Fortran
+    "MPI_Address", "MPI_Type_extent", "MPI_Type_lb", "MPI_Type_ub", "MPI_Type_hvector",
+    "MPI_Type_hindexed", "MPI_Type_struct",
 }
+
+# Arguments that are MPI_Aint in C but a default INTEGER in Fortran (MPI-1's MPI_ADDRESS).
+F_DEFAULT_INTEGER = {("MPI_Address", "address")}
 
 # No Fortran binding in MPI-4/5 (C-only conversions and the tool interface), or left out here
 # (README.md "Fortran" lists them).
@@ -288,6 +300,19 @@ def constant_value(value, known):
     return None, None
 
 
+def legacy_ints():
+    """(name, number) of the integer constants and handles of include/mpi-legacy.tsv."""
+    out = []
+    for line in legacy.read_text().splitlines():
+        if not line or line.startswith("#") or line.startswith("name\t"):
+            continue
+        name, value, kind = line.split("\t")
+        ctype, number = constant_value(value, {})
+        if kind != "typedef" and number is not None:
+            out.append((name, number))
+    return out
+
+
 def write_mpif():
     ints, offsets, known = [], [], {}
     for line in tsv.read_text().splitlines():
@@ -314,6 +339,10 @@ def write_mpif():
     for name, number in offsets:
         out.append(f"      integer(kind=MPI_OFFSET_KIND) {name}\n"
                    f"      parameter ({name}={number})\n")
+    out.append("\n! nodempi extension, not in the MPI-5.0 ABI: MPI-1 names MPI-3.0 removed\n"
+               "! (include/mpi-legacy.tsv)\n")
+    for name, number in legacy_ints():
+        out.append(f"      integer {name}\n      parameter ({name}={number})\n")
     out.append("      logical MPI_SUBARRAYS_SUPPORTED\n"
                "      parameter (MPI_SUBARRAYS_SUPPORTED=.false.)\n"
                "      logical MPI_ASYNC_PROTECTS_NONBLOCKING\n"
@@ -390,7 +419,7 @@ def fortran_declaration(fname, param):
     if base == "MPI_Status":
         return f"integer :: {name}(MPI_STATUS_SIZE{', *' if arr else ''})"
     dims = "(3, *)" if arr == "[][3]" else "(*)" if arr else ""
-    if base in F_KINDS:
+    if base in F_KINDS and (fname, name) not in F_DEFAULT_INTEGER:
         return f"{F_KINDS[base]} :: {name}{dims}"
     logical = base == "int" and not arr and (
         (ptr and name in LOGICAL_OUT) or
