@@ -53,7 +53,7 @@ int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send)
         p2p_send_complete(send->request);
     if (send->owns_data) {
         p2p.staged_bytes -= send->total - send->data_offset;
-        free((void *)send->data);
+        p2p_staging_free((void *)send->data, send->total - send->data_offset);
     }
     return 1;
 }
@@ -64,7 +64,7 @@ static int stage_rest(struct p2p_long_send *send)
     size_t rest = send->total - send->offset;
     if (send->owns_data || p2p.staged_bytes + rest > staging_cap_bytes)
         return send->owns_data;
-    char *copy = malloc(rest);
+    char *copy = p2p_staging_alloc(rest);
     if (!copy)
         return 0;
     memcpy(copy, send->data + (send->offset - send->data_offset), rest);
@@ -89,7 +89,7 @@ static int long_send_init(struct p2p_long_send *send, struct core_request *reque
     if (dt_is_contiguous(request->type, request->count)) {
         send->data = (const char *)request->buf + request->type->true_lb;
     } else {
-        char *packed = malloc(send->total);
+        char *packed = p2p_staging_alloc(send->total);
         if (!packed)
             return MPI_ERR_NO_MEM;
         dt_pack_range(request->type, request->buf, request->count, 0, packed, send->total);

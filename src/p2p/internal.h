@@ -302,6 +302,12 @@ void p2p_rndv_withdrawn(struct core_request *request);
 size_t p2p_record_max_payload(const struct p2p_peer *peer);
 int p2p_eager_long_start(int world_peer, struct core_request *request);
 int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send);
+
+/* staging.c: blocks for data set aside on the sending side, kept for reuse when freed (bytes is
+ * the size asked for, passed again to free); released at p2p_finalize. */
+void *p2p_staging_alloc(size_t bytes);
+void p2p_staging_free(void *data, size_t bytes);
+void p2p_staging_release(void);
 void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec);
 void p2p_eager_long_on_data(int world_src, const void *data, size_t len);
 void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected *u);

@@ -110,6 +110,7 @@ void p2p_finalize(void)
     }
     p2p_free_queues();
     p2p_queue_finalize();
+    p2p_staging_release();
     topo_hw_finalize();
     free(p2p.peers);
     memset(&p2p, 0, sizeof(p2p));

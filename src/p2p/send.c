@@ -172,7 +172,7 @@ int p2p_withdraw_outgoing(int world_peer, struct core_request *request)
             struct p2p_long_send *send = &o->long_send;
             if (send->owns_data) {
                 p2p.staged_bytes -= send->total - send->data_offset;
-                free((void *)send->data);
+                p2p_staging_free((void *)send->data, send->total - send->data_offset);
             }
             make_void(o);
             return 1;

@@ -1,0 +1,71 @@
+/* staging.c - blocks for messages set aside on the sending side (long eager data that did not
+ * fit the ring, packed non-contiguous messages). A stream against a lagging receiver sets
+ * megabytes aside every round and frees them a little later; handed back to malloc, the freed
+ * top of the heap is trimmed and the next round's copies fault every page in again: the skew
+ * benchmark's producer (16 KiB, c2 = 10-100 us) took 461-491 us per round instead of 98-115
+ * (docs/benchmarks.md "Session 6"). Freed blocks of up to 256 KiB are kept here, by power-of-two
+ * size class, up to 16 MiB in all. */
+#include <stdlib.h>
+
+#include "p2p/internal.h"
+
+enum { STAGING_MIN_SHIFT = 12, STAGING_MAX_SHIFT = 18 };
+#define STAGING_CLASSES (STAGING_MAX_SHIFT - STAGING_MIN_SHIFT + 1)
+static const size_t staging_cache_cap_bytes = 16u << 20;
+
+/* A free block's first bytes link it to the next of its class. */
+struct staging_block {
+    struct staging_block *next;
+};
+
+static struct staging_block *cached[STAGING_CLASSES];
+static size_t cached_bytes;
+
+/* The class whose blocks hold bytes, or -1 above the largest (not cached). */
+static int class_of(size_t bytes)
+{
+    int shift = STAGING_MIN_SHIFT;
+    while (shift <= STAGING_MAX_SHIFT && ((size_t)1 << shift) < bytes)
+        shift++;
+    return shift <= STAGING_MAX_SHIFT ? shift - STAGING_MIN_SHIFT : -1;
+}
+
+void *p2p_staging_alloc(size_t bytes)
+{
+    int c = class_of(bytes);
+    if (c < 0)
+        return malloc(bytes ? bytes : 1);
+    struct staging_block *block = cached[c];
+    if (block) {
+        cached[c] = block->next;
+        cached_bytes -= (size_t)1 << (c + STAGING_MIN_SHIFT);
+        return block;
+    }
+    return malloc((size_t)1 << (c + STAGING_MIN_SHIFT));
+}
+
+void p2p_staging_free(void *data, size_t bytes)
+{
+    int c = class_of(bytes);
+    size_t block_bytes = c < 0 ? 0 : (size_t)1 << (c + STAGING_MIN_SHIFT);
+    if (!data || c < 0 || cached_bytes + block_bytes > staging_cache_cap_bytes) {
+        free(data);
+        return;
+    }
+    struct staging_block *block = data;
+    block->next = cached[c];
+    cached[c] = block;
+    cached_bytes += block_bytes;
+}
+
+void p2p_staging_release(void)
+{
+    for (int c = 0; c < STAGING_CLASSES; c++) {
+        while (cached[c]) {
+            struct staging_block *next = cached[c]->next;
+            free(cached[c]);
+            cached[c] = next;
+        }
+    }
+    cached_bytes = 0;
+}
