@@ -303,8 +303,8 @@ size_t p2p_record_max_payload(const struct p2p_peer *peer);
 int p2p_eager_long_start(int world_peer, struct core_request *request);
 int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send);
 
-/* staging.c: blocks for data set aside on the sending side, kept for reuse when freed (bytes is
- * the size asked for, passed again to free); released at p2p_finalize. */
+/* staging.c: buffers for set-aside and unexpected message data, kept for reuse when freed
+ * (bytes is the size asked for, passed again to free); released at p2p_finalize. */
 void *p2p_staging_alloc(size_t bytes);
 void p2p_staging_free(void *data, size_t bytes);
 void p2p_staging_release(void);

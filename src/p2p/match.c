@@ -65,7 +65,7 @@ void p2p_free_queues(void)
         struct p2p_unexpected *u = p2p.queues[i].unexpected_head;
         while (u) {
             struct p2p_unexpected *next = u->next;
-            free(u->data);
+            p2p_staging_free(u->data, u->size);
             free(u);
             u = next;
         }

@@ -63,7 +63,7 @@ void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpe
             return;
         }
         p2p_deliver_eager(request, u->src, u->tag, u->data, u->size);
-        free(u->data);
+        p2p_staging_free(u->data, u->size);
         break;
     case P2P_UNEXPECTED_RTS:
         p2p_rndv_receive(request, u->src, u->tag, u->world_src, u->size, &u->rts);
@@ -229,7 +229,7 @@ static void handle_message(int world_src, struct shm_record *rec)
     u->seq = seq;
     if (rec->kind == P2P_RECORD_EAGER) {
         u->kind = P2P_UNEXPECTED_EAGER;
-        u->data = malloc(rec->size ? rec->size : 1);
+        u->data = p2p_staging_alloc(rec->size);
         if (!u->data)
             abort();
         memcpy(u->data, payload, rec->size);

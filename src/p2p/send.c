@@ -251,7 +251,7 @@ void p2p_self_send(struct core_request *request)
     if (request->mode != CORE_SEND_SYNCHRONOUS && size <= p2p.eager_limit) {
         u->kind = P2P_UNEXPECTED_EAGER;
         u->self_send = NULL;
-        u->data = malloc(size ? size : 1);
+        u->data = p2p_staging_alloc(size);
         if (!u->data)
             abort();
         dt_pack_range(request->type, request->buf, request->count, 0, u->data, size);
