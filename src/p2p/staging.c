@@ -5,7 +5,7 @@
  * posted for them) and, handed back to malloc, the freed top of the heap is trimmed and the next
  * copies fault every page in again: the skew benchmark's producer (16 KiB, c2 = 10-100 us) took
  * 461-491 us per round instead of 98-114, a 2-rank MPI_Gather of 8 KiB 3.0-3.7 us instead of
- * 1.1 (docs/benchmarks.md "Session 6"). Freed buffers of up to 256 KiB are kept here, by
+ * 1.1 (docs/benchmarks.md "Session 6"). Freed buffers of 1-256 KiB are kept here, by
  * power-of-two size class, up to 16 MiB in all. */
 #include <stdlib.h>
 
@@ -23,9 +23,13 @@ struct staging_block {
 static struct staging_block *cached[STAGING_CLASSES];
 static size_t cached_bytes;
 
-/* The class whose blocks hold bytes, or -1 above the largest (not cached). */
+/* The class whose blocks hold bytes, or -1 when not cached: above the largest class, and below
+ * 1 KiB, where malloc keeps freed chunks itself and a 4 KiB block for each of 10,000 unexpected
+ * 8-byte messages would waste 40 MB. */
 static int class_of(size_t bytes)
 {
+    if (bytes < 1024)
+        return -1;
     int shift = STAGING_MIN_SHIFT;
     while (shift <= STAGING_MAX_SHIFT && ((size_t)1 << shift) < bytes)
         shift++;

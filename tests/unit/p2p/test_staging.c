@@ -1,7 +1,7 @@
 /* test_staging.c - the sending side's blocks for set-aside data (src/p2p/staging.c): a freed
  * block comes back for the next request of its size class, holds what is written into it, sizes
- * above the largest class and beyond the cache's cap go back to malloc, and release empties the
- * cache (LeakSanitizer checks that nothing is lost). */
+ * below 1 KiB, above the largest class and beyond the cache's cap go to malloc, and release
+ * empties the cache (LeakSanitizer checks that nothing is lost). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +28,18 @@ int main(void)
     char *b = p2p_staging_alloc(12288);
     CHECK(b == a);
     memset(b, 0x33, 12288); /* the whole request is writable */
-    /* A different class does not get it. */
-    char *c = p2p_staging_alloc(100);
+    /* A different class does not get it; below 1 KiB malloc keeps its own chunks. */
+    char *c = p2p_staging_alloc(4096);
     CHECK(c != NULL && c != b);
-    memset(c, 1, 100);
-    p2p_staging_free(c, 100);
+    memset(c, 1, 4096);
+    p2p_staging_free(c, 4096);
+    char *tiny = p2p_staging_alloc(0);
+    CHECK(tiny != NULL);
+    p2p_staging_free(tiny, 0);
+    char *small = p2p_staging_alloc(100);
+    CHECK(small != NULL);
+    memset(small, 2, 100);
+    p2p_staging_free(small, 100);
     p2p_staging_free(b, 12288);
 
     /* Above the largest class (256 KiB): plain malloc/free, never cached. */
