@@ -6,7 +6,9 @@
  * copies fault every page in again: the skew benchmark's producer (16 KiB, c2 = 10-100 us) took
  * 461-491 us per round instead of 98-114, a 2-rank MPI_Gather of 8 KiB 3.0-3.7 us instead of
  * 1.1 (docs/benchmarks.md "Session 6"). Freed buffers of 1-256 KiB are kept here, by
- * power-of-two size class, up to 16 MiB in all. */
+ * power-of-two size class, up to 16 MiB per process: no more than the process once had in use
+ * at the same time. A 4 MiB cap was too small for a 2-rank gather loop of 16 KiB, whose root
+ * holds hundreds of unexpected messages (2.1 -> 3.5-4.2 us). */
 #include <stdlib.h>
 
 #include "p2p/internal.h"
