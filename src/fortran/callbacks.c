@@ -449,15 +449,31 @@ static void (*user_delete(void (*fn)(void)))(void)
     return fn;
 }
 
+/* The record a Fortran keyval's trampolines find their routines in; NULL, with *ierror set, when
+ * out of memory. The four create calls below differ only in their C callback types. */
+static struct f_keyval *new_keyval(void (*copy_fn)(void), void (*delete_fn)(void),
+                                   const char *function, MPI_Fint *ierror)
+{
+    struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
+    if (!k)
+        *ierror = f_no_memory(function);
+    return k;
+}
+
+/* After a successful create: the keyval's callbacks take numbers (src/core/attr.h). */
+static void keyval_created(const MPI_Fint *ierror, enum core_attr_kind kind, MPI_Fint keyval)
+{
+    if (*ierror == MPI_SUCCESS)
+        core_keyval_make_fortran(kind, keyval);
+}
+
 void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fint *keyval,
                               const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
-    struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
-    if (!k) {
-        *ierror = f_no_memory("MPI_Comm_create_keyval");
+    struct f_keyval *k = new_keyval(copy_fn, delete_fn, "MPI_Comm_create_keyval", ierror);
+    if (!k)
         return;
-    }
     k->extra_state = *extra_state;
     MPI_Comm_copy_attr_function *copy = k->copy ? comm_copy_trampoline
                                         : copy_is_dup(copy_fn) ? MPI_COMM_DUP_FN
@@ -465,8 +481,7 @@ void pmpi_comm_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
     MPI_Comm_delete_attr_function *del = k->delete ? comm_delete_trampoline
                                                    : MPI_COMM_NULL_DELETE_FN;
     *ierror = MPI_Comm_create_keyval(copy, del, keyval, k);
-    if (*ierror == MPI_SUCCESS) /* its callbacks take numbers (src/core/attr.h) */
-        core_keyval_make_fortran(CORE_ATTR_COMM, *keyval);
+    keyval_created(ierror, CORE_ATTR_COMM, *keyval);
 }
 #pragma weak mpi_comm_create_keyval_ = pmpi_comm_create_keyval_
 
@@ -474,11 +489,9 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
                               const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
-    struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
-    if (!k) {
-        *ierror = f_no_memory("MPI_Type_create_keyval");
+    struct f_keyval *k = new_keyval(copy_fn, delete_fn, "MPI_Type_create_keyval", ierror);
+    if (!k)
         return;
-    }
     k->extra_state = *extra_state;
     MPI_Type_copy_attr_function *copy = k->copy ? type_copy_trampoline
                                         : copy_is_dup(copy_fn) ? MPI_TYPE_DUP_FN
@@ -486,8 +499,7 @@ void pmpi_type_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MP
     MPI_Type_delete_attr_function *del = k->delete ? type_delete_trampoline
                                                    : MPI_TYPE_NULL_DELETE_FN;
     *ierror = MPI_Type_create_keyval(copy, del, keyval, k);
-    if (*ierror == MPI_SUCCESS) /* its callbacks take numbers (src/core/attr.h) */
-        core_keyval_make_fortran(CORE_ATTR_TYPE, *keyval);
+    keyval_created(ierror, CORE_ATTR_TYPE, *keyval);
 }
 #pragma weak mpi_type_create_keyval_ = pmpi_type_create_keyval_
 
@@ -495,11 +507,9 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
                              const MPI_Aint *extra_state, MPI_Fint *ierror)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
-    struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
-    if (!k) {
-        *ierror = f_no_memory("MPI_Win_create_keyval");
+    struct f_keyval *k = new_keyval(copy_fn, delete_fn, "MPI_Win_create_keyval", ierror);
+    if (!k)
         return;
-    }
     k->extra_state = *extra_state;
     MPI_Win_copy_attr_function *copy = k->copy ? win_copy_trampoline
                                        : copy_is_dup(copy_fn) ? MPI_WIN_DUP_FN
@@ -507,8 +517,7 @@ void pmpi_win_create_keyval_(void (*copy_fn)(void), void (*delete_fn)(void), MPI
     MPI_Win_delete_attr_function *del = k->delete ? win_delete_trampoline
                                                   : MPI_WIN_NULL_DELETE_FN;
     *ierror = MPI_Win_create_keyval(copy, del, keyval, k);
-    if (*ierror == MPI_SUCCESS) /* its callbacks take numbers (src/core/attr.h) */
-        core_keyval_make_fortran(CORE_ATTR_WIN, *keyval);
+    keyval_created(ierror, CORE_ATTR_WIN, *keyval);
 }
 #pragma weak mpi_win_create_keyval_ = pmpi_win_create_keyval_
 
@@ -516,18 +525,15 @@ void pmpi_keyval_create_(void (*copy_fn)(void), void (*delete_fn)(void), MPI_Fin
                          const MPI_Fint *extra_state, MPI_Fint *ierror)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter(); /* the tables here */
-    struct f_keyval *k = keyval_record(user_copy(copy_fn), user_delete(delete_fn));
-    if (!k) {
-        *ierror = f_no_memory("MPI_Keyval_create");
+    struct f_keyval *k = new_keyval(copy_fn, delete_fn, "MPI_Keyval_create", ierror);
+    if (!k)
         return;
-    }
     k->extra_state_int = *extra_state;
     MPI_Copy_function *copy = k->copy ? int_copy_trampoline
                               : copy_is_dup(copy_fn) ? MPI_DUP_FN
                                                      : MPI_NULL_COPY_FN;
     MPI_Delete_function *del = k->delete ? int_delete_trampoline : MPI_NULL_DELETE_FN;
     *ierror = MPI_Keyval_create(copy, del, keyval, k);
-    if (*ierror == MPI_SUCCESS)
-        core_keyval_make_fortran(CORE_ATTR_COMM, *keyval);
+    keyval_created(ierror, CORE_ATTR_COMM, *keyval);
 }
 #pragma weak mpi_keyval_create_ = pmpi_keyval_create_
