@@ -215,7 +215,7 @@ struct p2p_state {
     int idle_eager;              /* NODEMPI_IDLE_EAGER (send.c) */
     int eager_when_room;         /* oversubscribed: idle_eager asks only for room (send.c) */
     int stream_eager;            /* NODEMPI_STREAM_EAGER: one-way streams go eagerly (send.c) */
-    int posted_any_source;       /* MPI_ANY_SOURCE receives posted (match.c) */
+    int posted_any_source;       /* MPI_ANY_SOURCE receives posted (match.c; cor widens its poll) */
     int copy_hint;               /* enum p2p_copy_hint, set by a running blocking collective */
     size_t staged_bytes;         /* long eager data copied aside because a ring was full */
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */
@@ -241,7 +241,6 @@ struct p2p_state {
     int bitmap_words;
     int *cor_active;             /* cor: the peers polled (expected > 0 or a message arriving) */
     int cor_nactive;
-    int cor_any_source;          /* cor: posted MPI_ANY_SOURCE receives */
     unsigned cor_idle_polls;     /* cor: consecutive polls that found nothing */
     uint32_t cor_wake_seen;      /* cor: my wake word at the last full sweep */
 };

@@ -134,16 +134,17 @@ struct p2p_unexpected *p2p_match_unexpected(struct p2p_match_queues *q, int sour
     return NULL;
 }
 
-/* Posted receives per source (send.c asks whether a stream is one-way) and, for cor, which
- * peers to poll. */
+/* Posted receives per source: send.c asks whether a stream is one-way, cor polls the sources
+ * of posted receives (and every peer while an MPI_ANY_SOURCE one is posted). */
 static void note_posted(const struct core_request *request, int delta)
 {
-    if (request->peer == MPI_ANY_SOURCE)
+    if (request->peer == MPI_ANY_SOURCE) {
         p2p.posted_any_source += delta;
-    else if (request->peer >= 0 && p2p.peers) /* (tests/unit/p2p match without peers) */
-        p2p.peers[core_comm_peer_world_rank(request->comm, request->peer)].posted_from += delta;
-    if (p2p.queue == P2P_QUEUE_COR) /* cor polls the sources of posted receives */
-        p2p_queue_note_posted(request, delta);
+    } else if (request->peer >= 0 && p2p.peers) { /* (tests/unit/p2p match without peers) */
+        int world_src = core_comm_peer_world_rank(request->comm, request->peer);
+        p2p.peers[world_src].posted_from += delta;
+        p2p_queue_note_posted(world_src, delta);
+    }
 }
 
 void p2p_post(struct p2p_match_queues *q, struct core_request *request)

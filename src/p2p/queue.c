@@ -137,14 +137,10 @@ static void cor_expect(int r, int delta)
     cor_update(r);
 }
 
-void p2p_queue_note_posted(const struct core_request *request, int delta)
+void p2p_queue_note_posted(int world_src, int delta)
 {
-    if (p2p.queue != P2P_QUEUE_COR)
-        return;
-    if (request->peer == MPI_ANY_SOURCE)
-        p2p.cor_any_source += delta;
-    else if (request->peer >= 0)
-        cor_expect(core_comm_peer_world_rank(request->comm, request->peer), delta);
+    if (p2p.queue == P2P_QUEUE_COR)
+        cor_expect(world_src, delta);
 }
 
 /* Before handling a record from r: replies we were waiting for stop being due. */
@@ -283,7 +279,7 @@ static int drain_ring_cor(int src)
  * (someone published to us, perhaps unexpectedly), or polls have come back empty for a while. */
 static int cor_sweep_due(void)
 {
-    if (p2p.cor_any_source > 0 || p2p.cor_idle_polls >= COR_SWEEP_EVERY)
+    if (p2p.posted_any_source > 0 || p2p.cor_idle_polls >= COR_SWEEP_EVERY)
         return 1;
     uint32_t wake = atomic_load_explicit(&p2p.my_block->wake_word, memory_order_relaxed);
     if (wake == p2p.cor_wake_seen)
