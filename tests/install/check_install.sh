@@ -1,6 +1,6 @@
 #!/bin/bash
 # check_install.sh - `cmake --install` gives a working MPI under any prefix: the installed
-# mpicc builds and mpiexec runs a program, pkg-config finds nodempi.pc, and CMake's
+# mpicc builds and mpiexec runs a program (C++ through mpicxx, mpic++ and mpiCC), pkg-config finds nodempi.pc, and CMake's
 # find_package(MPI) finds nodempi through the wrapper; with Fortran, the installed mpifort
 # builds a `use mpi` and a `use mpi_f08` program (mpi.mod, mpi_f08.mod and mpif.h installed).
 # Usage: check_install.sh <source-dir> <build-dir>
@@ -10,7 +10,7 @@ build=$2
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix/p" >/dev/null
-for f in bin/mpicc bin/mpicxx bin/mpiexec bin/mpirun include/mpi.h lib/libnodempi.so \
+for f in bin/mpicc bin/mpicxx bin/mpic++ bin/mpiCC bin/mpiexec bin/mpirun include/mpi.h lib/libnodempi.so \
     lib/libmpi.so lib/pkgconfig/nodempi.pc; do
     [ -e "$prefix/p/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
@@ -19,6 +19,34 @@ out=$("$prefix/p/bin/mpiexec" -n 3 "$prefix/ring")
 echo "$out" | grep -q "rank 0 of 3 on .*: token 3" || { echo "ring output wrong: $out"; exit 1; }
 flags=$(PKG_CONFIG_PATH="$prefix/p/lib/pkgconfig" pkg-config --cflags --libs nodempi)
 cc "$src/examples/ring.c" $flags -o "$prefix/ring_pc"
+# C++ through each of the three names MPICH and Open MPI users type, and Open MPI's spelling
+# of the flag queries that build scripts use.
+cat >"$prefix/sum.cpp" <<'CXX'
+#include <mpi.h>
+#include <iostream>
+#include <vector>
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::vector<int> v(4, rank + 1);
+    MPI_Allreduce(MPI_IN_PLACE, v.data(), 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        std::cout << "sum " << v[3] << " of " << size << std::endl;
+    MPI_Finalize();
+}
+CXX
+for cxx in mpicxx mpic++ mpiCC; do
+    "$prefix/p/bin/$cxx" "$prefix/sum.cpp" -o "$prefix/sum_$cxx"
+    out=$("$prefix/p/bin/mpiexec" -n 3 "$prefix/sum_$cxx")
+    [ "$out" = "sum 6 of 3" ] || { echo "$cxx: C++ program printed: $out"; exit 1; }
+done
+"$prefix/p/bin/mpicc" --showme:compile | grep -q -- "-I$prefix/p/include" ||
+    { echo "mpicc --showme:compile: $("$prefix/p/bin/mpicc" --showme:compile)"; exit 1; }
+"$prefix/p/bin/mpicc" --showme:link | grep -q -- "-lnodempi" ||
+    { echo "mpicc --showme:link: $("$prefix/p/bin/mpicc" --showme:link)"; exit 1; }
 if [ -e "$build/bin/mpifort" ]; then
     for f in bin/mpifort bin/mpif90 bin/mpif77 include/mpif.h include/mpi.mod \
         include/mpi_f08.mod; do
