@@ -13,6 +13,7 @@ struct accum {
     MPI_Count size, element_count, ext32_size;
     int has_data, has_lb_marker, has_ub_marker, has_element;
     MPI_Aint data_lb, data_ub, lb_marker, ub_marker;
+    MPI_Aint span_ub; /* the furthest end of a copy's whole extent (accum_finish says why) */
     int align;
     enum dt_element element;
     MPI_Count element_size;
@@ -36,6 +37,8 @@ static void accum_add(struct accum *acc, const struct dt_type *child, MPI_Count 
         acc->data_lb = acc->has_data ? min_aint(acc->data_lb, lo + child->true_lb)
                                      : lo + child->true_lb;
         acc->data_ub = acc->has_data ? max_aint(acc->data_ub, hi + true_ub) : hi + true_ub;
+        MPI_Aint span_ub = hi + child->lb + child->extent;
+        acc->span_ub = acc->has_data ? max_aint(acc->span_ub, span_ub) : span_ub;
         acc->has_data = 1;
         if (!acc->has_element) {
             acc->element = child->element;
@@ -69,12 +72,19 @@ static void accum_block(struct accum *acc, const struct dt_type *child, MPI_Coun
 }
 
 /* lb, ub and extent per MPI-4.1 section 5.1.7: markers win; without an ub marker the extent
- * is rounded up to the type map's largest alignment (as Open MPI and MPICH do for structs). */
+ * is rounded up to the type map's largest alignment (as Open MPI and MPICH do for structs).
+ * Without an ub marker, ub also covers every copy's whole extent, the padding the alignment
+ * rule gave a derived child included, as Open MPI and MPICH do: a vector of a 66-byte-data,
+ * 68-byte-extent child whose last copy starts at 409 ends at 477 (then 480 aligned), where
+ * the type map's last byte alone gives 475 (476). NumPy, and so mpi4py's datatype tests,
+ * require the former (the copies are array elements of the child's extent). */
 static void accum_finish(const struct accum *acc, struct dt_derived *d)
 {
     struct dt_type *t = &d->type;
     MPI_Aint lb = acc->has_lb_marker ? acc->lb_marker : acc->has_data ? acc->data_lb : 0;
-    MPI_Aint ub = acc->has_ub_marker ? acc->ub_marker : acc->has_data ? acc->data_ub : 0;
+    MPI_Aint ub = acc->has_ub_marker ? acc->ub_marker
+                  : acc->has_data    ? max_aint(acc->data_ub, acc->span_ub)
+                                     : 0;
     if (!acc->has_ub_marker && acc->align > 1 && ub - lb > 0 && (ub - lb) % acc->align)
         ub += acc->align - (ub - lb) % acc->align;
     t->size = acc->size;

@@ -43,7 +43,9 @@ static MPI_Count rnd_len(int max) { return rnd(8) == 0 ? 0 : rnd_range(1, max); 
 
 /* ---- the reference: explicit type maps ---- */
 
-enum { E_DATA, E_LB, E_UB };
+/* E_SPAN: where one copy of a derived child ends, its extent's padding included (the end of
+ * [disp + lb, disp + ub) of the copy): without an ub marker, ub covers it (construct.c). */
+enum { E_DATA, E_LB, E_UB, E_SPAN };
 struct entry {
     int kind;
     MPI_Aint disp;
@@ -82,15 +84,18 @@ struct bounds {
     MPI_Count size;
 };
 
-/* MPI-4.1 5.1.7 applied literally. */
+/* MPI-4.1 5.1.7 applied literally, with each copy of a child spanning its whole extent. */
 static struct bounds ref_bounds(const struct ref *r)
 {
     struct bounds b = {0, 0, 0, 0, 0};
-    int has_data = 0, has_lb = 0, has_ub = 0, align = 1;
-    MPI_Aint lbm = 0, ubm = 0;
+    int has_data = 0, has_lb = 0, has_ub = 0, has_span = 0, align = 1;
+    MPI_Aint lbm = 0, ubm = 0, span = 0;
     for (size_t i = 0; i < r->n; i++) {
         const struct entry *e = &r->e[i];
-        if (e->kind == E_LB) {
+        if (e->kind == E_SPAN) {
+            span = has_span && span > e->disp ? span : e->disp;
+            has_span = 1;
+        } else if (e->kind == E_LB) {
             lbm = has_lb && lbm < e->disp ? lbm : e->disp;
             has_lb = 1;
         } else if (e->kind == E_UB) {
@@ -108,7 +113,7 @@ static struct bounds ref_bounds(const struct ref *r)
         }
     }
     b.lb = has_lb ? lbm : b.true_lb;
-    b.ub = has_ub ? ubm : b.true_ub;
+    b.ub = has_ub ? ubm : has_span && span > b.true_ub ? span : b.true_ub;
     if (!has_ub && b.ub - b.lb > 0 && (b.ub - b.lb) % align)
         b.ub += align - (b.ub - b.lb) % align;
     return b;
@@ -164,8 +169,12 @@ static MPI_Aint extent_of(const struct node *n) { return n->b.ub - n->b.lb; }
 /* copies of child at disp, disp + ext, ... */
 static void ref_block(struct ref *r, const struct node *child, MPI_Count len, MPI_Aint disp)
 {
-    for (MPI_Count j = 0; j < len; j++)
-        ref_append(r, &child->map, disp + (MPI_Aint)j * extent_of(child), 1);
+    for (MPI_Count j = 0; j < len; j++) {
+        MPI_Aint at = disp + (MPI_Aint)j * extent_of(child);
+        ref_append(r, &child->map, at, 1);
+        if (child->b.size > 0)
+            ref_push(r, (struct entry){E_SPAN, at + child->b.ub, 0, 0, 0});
+    }
 }
 
 static int gen(struct node *n, int depth);
