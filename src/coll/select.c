@@ -429,9 +429,10 @@ static const struct coll_algorithm *choose(const struct coll_table *t, const str
 
 /* Allgatherv with every count equal and the blocks packed in rank order, as IMB and OSU call
  * it, is an allgather: every rank has every count and displacement, so all decide alike, and
- * allgather's table (recursive doubling, Bruck) applies where allgatherv has only the ring and
- * linear (4 ranks on 2 cores, 64 KiB blocks: 158 us vs MPI_Allgather's 100; 8 ranks 1.54 ms vs
- * 0.64; docs/benchmarks.md "Session 7"). */
+ * allgather's table applies, so the v-form costs what MPI_Allgather costs by construction
+ * (blocks up to 8 KiB get recursive doubling or Bruck, log p rounds, where allgatherv has only
+ * the ring's p - 1; from there both are the ring). On the busy 2-core machine of session 7 the
+ * difference stayed inside the noise (docs/benchmarks.md "Session 7"). */
 static int allgatherv_is_allgather(const struct coll_args *a)
 {
     if (a->kind != COLL_ALLGATHERV || core_config.coll_algorithm[COLL_ALLGATHERV] != 0)
