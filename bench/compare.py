@@ -30,22 +30,33 @@ MPIS = ["nodempi", "openmpi", "mpich"]
 LABEL = {"nodempi": "nodempi", "openmpi": "Open MPI", "mpich": "MPICH"}
 PEERS = ["openmpi", "mpich"]
 APT = {"openmpi": ["openmpi-bin", "libopenmpi-dev"], "mpich": ["mpich", "libmpich-dev"]}
-GROUPS = ["latency", "bw", "multipair", "skew", "coll", "rma", "halo2d", "cg"]
+GROUPS = ["latency", "bw", "multipair", "skew", "coll", "collx", "imb_p2p", "rma", "halo2d",
+          "cg"]
 COLL_OPS = ["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall",
             "reduce_scatter", "gather", "scatter"]
+# collx: the rest of what IMB-MPI1, IMB-NBC and the OSU collectives measure (bench/coll.c too)
+COLLX_BLOCKING = ["allgatherv", "gatherv", "scatterv", "alltoallv", "reduce_scatter_block",
+                  "scan", "exscan", "reduce_local"]
+COLLX_NONBLOCKING = ["ibarrier", "ibcast", "ireduce", "iallreduce", "iallgather", "iallgatherv",
+                     "ialltoall", "ialltoallv", "igather", "igatherv", "iscatter", "iscatterv",
+                     "ireduce_scatter", "ireduce_scatter_block", "iscan", "iexscan"]
+COLLX_OPS = COLLX_BLOCKING + COLLX_NONBLOCKING
+IMB_P2P = ["pingping", "sendrecv", "exchange"]
 RMA_XFER = ["put", "get", "acc"]
 RMA_SYNC = ["fetch_and_op", "cas", "lock_unlock", "fence"]
 
 # Sweeps. Full: what docs/benchmarks.md shows. Quick: the same shapes with fewer points, two
 # rank counts and three repetitions, so the whole thing stays under 3 minutes on this machine.
-FULL = dict(latency="1:4M", bw="1:4M", multipair="1:4M:4", coll="4:4M:4", rma="4:1M:4",
+FULL = dict(latency="1:4M", bw="1:4M", multipair="1:4M:4", coll="4:4M:4", collx="4:4M:4",
+            imb_p2p="0,1:4M:4", rma="4:1M:4",
             skew="0,1,2,5,10,20,50,100", halo2d="64,256,1024", cg="1K,16K,256K",
             ranks="2,4,8", reps=5, budget=0.1, timeout=600)
 QUICK = dict(latency="8:2M:8", bw="8:2M:8", multipair="8,2K,64K", coll="4,512,16K,256K",
+             collx="4,16K,256K", imb_p2p="0,512,16K,256K",
              rma="8,2K,64K", skew="0,5,20,50", halo2d="64,512", cg="1K,64K",
              ranks="2,4", reps=3, budget=0.015, timeout=90)
-SMOKE = dict(latency="8", bw="8", multipair="8", coll="8", rma="8", skew="1", halo2d="16",
-             cg="64", ranks="2", reps=1, budget=0.001, timeout=60)
+SMOKE = dict(latency="8", bw="8", multipair="8", coll="8", collx="8", imb_p2p="0,8", rma="8",
+             skew="1", halo2d="16", cg="64", ranks="2", reps=1, budget=0.001, timeout=60)
 
 
 def log(*a):
@@ -235,7 +246,7 @@ class Job:
 def plan(cfg, groups, ranks, sizes_override):
     s = dict(cfg)
     if sizes_override:
-        for k in ("latency", "bw", "multipair", "coll", "rma"):
+        for k in ("latency", "bw", "multipair", "coll", "collx", "imb_p2p", "rma"):
             s[k] = sizes_override
     t = ["-t", str(cfg["budget"])]
     jobs = []
@@ -255,7 +266,13 @@ def plan(cfg, groups, ranks, sizes_override):
         if "multipair" in groups:
             jobs.append(Job("multipair", "multipair", ["-s", s["multipair"]] + t, n))
         if "coll" in groups:
-            jobs.append(Job("coll", "coll", ["-s", s["coll"]] + t, n))
+            jobs.append(Job("coll", "coll", ["-s", s["coll"], "-c", ",".join(COLL_OPS)] + t, n))
+        if "collx" in groups:
+            # the nonblocking ones twice: post + wait, and overlapped with compute (exposed_us)
+            sel = ",".join(COLLX_OPS + ["overlap"])
+            jobs.append(Job("collx", "coll", ["-s", s["collx"], "-c", sel] + t, n))
+        if "imb_p2p" in groups and n <= 4:  # IMB's PingPing, Sendrecv, Exchange at 2 and 4
+            jobs.append(Job("imb_p2p", "imb_p2p", ["-s", s["imb_p2p"]] + t, n))
         if "rma" in groups:
             # Passive-target ops are between ranks 0 and 1 whatever n is; only the fence epoch
             # involves every rank, so that is all that runs at the oversubscribed counts.
@@ -394,8 +411,9 @@ def group_rows(summary):
     groups = {}
     for r in summary:
         groups.setdefault((r["benchmark"], r["metric"], r["ranks"]), []).append(r)
-    order = {b: i for i, b in enumerate(["latency", "bw", "multipair", "skew"] + COLL_OPS +
-                                         RMA_XFER + RMA_SYNC + ["halo2d", "cg"])}
+    order = {b: i for i, b in enumerate(["latency", "bw", "multipair", "skew"] + IMB_P2P +
+                                         COLL_OPS + COLLX_OPS + RMA_XFER + RMA_SYNC +
+                                         ["halo2d", "cg"])}
     return sorted(groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1], kv[0][2]))
 
 
@@ -723,6 +741,8 @@ def main():
             cfg[k] = getattr(args, k)
     ranks = [int(r) for r in (args.ranks or cfg["ranks"]).split(",")]
     groups = args.bench.split(",") if args.bench else GROUPS
+    if args.quick and not args.bench:  # collx alone would take --quick past its 3 minutes
+        groups = [g for g in groups if g != "collx"]
     bad = [g for g in groups if g not in GROUPS]
     wanted = args.mpis.split(",") if args.mpis else (["nodempi"] if args.smoke else MPIS)
     bad += [m for m in wanted if m not in MPIS]

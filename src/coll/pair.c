@@ -180,6 +180,101 @@ static int pair_all(const struct coll_args *a, int tag, int alltoall)
     return rc;
 }
 
+/* Gatherv (to_root) or scatterv: pair_rooted with the root's counts and displacements. */
+static int pair_rooted_v(const struct coll_args *a, int tag, int to_root)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    if (me != a->root)
+        return to_root ? pair_send(a, tag, a->sendbuf, a->sendcount, a->sendtype)
+                       : pair_recv(a, tag, a->recvbuf, a->recvcount, a->recvtype);
+    int rc;
+    if (to_root) {
+        rc = pair_recv(a, tag, coll_elem(a->recvbuf, a->rdispls[peer], a->recvtype),
+                       a->recvcounts[peer], a->recvtype);
+        if (rc == MPI_SUCCESS && !coll_in_place(a->sendbuf))
+            rc = coll_copy(a->sendbuf, a->sendcount, a->sendtype,
+                           coll_elem(a->recvbuf, a->rdispls[me], a->recvtype), a->recvcounts[me],
+                           a->recvtype);
+    } else {
+        rc = pair_send(a, tag, coll_elem(a->sendbuf, a->sdispls[peer], a->sendtype),
+                       a->sendcounts[peer], a->sendtype);
+        if (rc == MPI_SUCCESS && !coll_in_place(a->recvbuf))
+            rc = coll_copy(coll_elem(a->sendbuf, a->sdispls[me], a->sendtype), a->sendcounts[me],
+                           a->sendtype, a->recvbuf, a->recvcount, a->recvtype);
+    }
+    return rc;
+}
+
+/* Allgatherv (our block out, the peer's in at its displacement) or alltoallv (block[peer] of
+ * each side). */
+static int pair_all_v(const struct coll_args *a, int tag, int alltoall)
+{
+    int me = a->comm->rank, peer = 1 - me, in_place = coll_in_place(a->sendbuf);
+    const void *out;
+    MPI_Count scount;
+    struct dt_type *stype;
+    if (alltoall) {
+        out = coll_elem(a->sendbuf, a->sdispls[peer], a->sendtype);
+        scount = a->sendcounts[peer];
+        stype = a->sendtype;
+    } else if (in_place) {
+        out = coll_elem(a->recvbuf, a->rdispls[me], a->recvtype);
+        scount = a->recvcounts[me];
+        stype = a->recvtype;
+    } else {
+        out = a->sendbuf;
+        scount = a->sendcount;
+        stype = a->sendtype;
+    }
+    int rc = pair_exchange(a, tag, out, scount, stype,
+                           coll_elem(a->recvbuf, a->rdispls[peer], a->recvtype),
+                           a->recvcounts[peer], a->recvtype);
+    if (rc != MPI_SUCCESS || in_place)
+        return rc;
+    if (alltoall)
+        return coll_copy(coll_elem(a->sendbuf, a->sdispls[me], a->sendtype), a->sendcounts[me],
+                         a->sendtype, coll_elem(a->recvbuf, a->rdispls[me], a->recvtype),
+                         a->recvcounts[me], a->recvtype);
+    return coll_copy(a->sendbuf, a->sendcount, a->sendtype,
+                     coll_elem(a->recvbuf, a->rdispls[me], a->recvtype), a->recvcounts[me],
+                     a->recvtype);
+}
+
+/* Scan: rank 1 gets input(0) op input(1); exscan: rank 1 gets input(0), rank 0 nothing. One
+ * message from rank 0 to rank 1 either way. */
+static int pair_scan(const struct coll_args *a, int tag, int exclusive)
+{
+    int in_place = coll_in_place(a->sendbuf);
+    const void *mine = in_place ? a->recvbuf : a->sendbuf;
+    if (a->count == 0) /* as the schedules: nothing to send, on both ranks alike */
+        return MPI_SUCCESS;
+    if (a->comm->rank == 0) {
+        int rc = pair_send(a, tag, mine, a->count, a->type);
+        if (rc == MPI_SUCCESS && !exclusive && !in_place)
+            rc = coll_copy(a->sendbuf, a->count, a->type, a->recvbuf, a->count, a->type);
+        return rc;
+    }
+    if (exclusive)
+        return pair_recv(a, tag, a->recvbuf, a->count, a->type);
+    if (a->op->commutative && !in_place) { /* input(0) lands in recvbuf, ours folds into it */
+        int rc = pair_recv(a, tag, a->recvbuf, a->count, a->type);
+        return rc == MPI_SUCCESS ? coll_op_apply(a->op, a->sendbuf, a->recvbuf, a->count, a->type)
+                                 : rc;
+    }
+    _Alignas(64) char stack[PAIR_STACK_BYTES];
+    void *heap;
+    void *theirs = scratch_vector(a, stack, &heap);
+    if (!theirs)
+        return MPI_ERR_NO_MEM;
+    int rc = pair_recv(a, tag, theirs, a->count, a->type);
+    if (rc == MPI_SUCCESS && !in_place)
+        rc = coll_copy(a->sendbuf, a->count, a->type, a->recvbuf, a->count, a->type);
+    if (rc == MPI_SUCCESS)
+        rc = coll_op_apply(a->op, theirs, a->recvbuf, a->count, a->type);
+    free(heap);
+    return rc;
+}
+
 static MPI_Count bytes_of(MPI_Count count, const struct dt_type *type)
 {
     return type ? count * type->size : 0;
@@ -204,6 +299,22 @@ static MPI_Count pair_bytes(const struct coll_args *a)
     case COLL_ALLGATHER:
         return coll_in_place(a->sendbuf) ? bytes_of(a->recvcount, a->recvtype)
                                          : bytes_of(a->sendcount, a->sendtype);
+    case COLL_GATHERV: /* the root's count for the peer is the peer's sendcount */
+        return root ? bytes_of(a->recvcounts[1 - a->root], a->recvtype)
+                    : bytes_of(a->sendcount, a->sendtype);
+    case COLL_SCATTERV:
+        return root ? bytes_of(a->sendcounts[1 - a->root], a->sendtype)
+                    : bytes_of(a->recvcount, a->recvtype);
+    case COLL_ALLGATHERV: { /* every rank has every count */
+        MPI_Count most = a->recvcounts[0] > a->recvcounts[1] ? a->recvcounts[0] : a->recvcounts[1];
+        return bytes_of(most, a->recvtype);
+    }
+    case COLL_ALLTOALLV: { /* what we send is what the peer receives, and back: same max */
+        int peer = 1 - a->comm->rank;
+        MPI_Count out = bytes_of(a->sendcounts[peer], a->sendtype);
+        MPI_Count in = bytes_of(a->recvcounts[peer], a->recvtype);
+        return out > in ? out : in;
+    }
     default: /* alltoall */
         return bytes_of(a->sendcount, a->sendtype);
     }
@@ -226,7 +337,15 @@ int coll_pair_applies(const struct coll_args *a)
     case COLL_ALLGATHER:
         return pair_bytes(a) <= PAIR_MAX_BYTES;
     case COLL_ALLTOALL: /* in place, the block sent is the block received into: schedules */
+    case COLL_ALLTOALLV:
         return !coll_in_place(a->sendbuf) && pair_bytes(a) <= PAIR_MAX_BYTES;
+    case COLL_GATHERV:
+    case COLL_SCATTERV:
+    case COLL_ALLGATHERV:
+        return pair_bytes(a) <= PAIR_MAX_BYTES;
+    case COLL_SCAN: /* one message at any size, as the chain is (scan.c) */
+    case COLL_EXSCAN:
+        return 1;
     default:
         return 0;
     }
@@ -255,6 +374,18 @@ int coll_pair_run(const struct coll_args *a)
         return pair_all(a, tag, 0);
     case COLL_ALLTOALL:
         return pair_all(a, tag, 1);
+    case COLL_GATHERV:
+        return pair_rooted_v(a, tag, 1);
+    case COLL_SCATTERV:
+        return pair_rooted_v(a, tag, 0);
+    case COLL_ALLGATHERV:
+        return pair_all_v(a, tag, 0);
+    case COLL_ALLTOALLV:
+        return pair_all_v(a, tag, 1);
+    case COLL_SCAN:
+        return pair_scan(a, tag, 0);
+    case COLL_EXSCAN:
+        return pair_scan(a, tag, 1);
     default:
         return MPI_ERR_INTERN;
     }

@@ -1,6 +1,7 @@
 /* scan.c - inclusive and exclusive prefix reductions over point-to-point: recursive doubling
  * (log p rounds; each rank keeps the reduction of its aligned group of ranks, `partial`, and
- * folds in what lower partners send) and linear (a chain, p-1 rounds, reference).
+ * folds in what lower partners send) and linear (a chain, p-1 rounds: every rank wakes
+ * once, the choice at 2 ranks and when oversubscribed, select.c).
  * Non-commutative ops combine lower ranks' data first, as everywhere in src/coll. */
 #include "coll/algorithms.h"
 
@@ -64,6 +65,9 @@ int coll_exscan_recursive_doubling(struct coll_sched *s, const struct coll_args 
     return recursive_doubling(s, a, 1);
 }
 
+/* The chain. A commutative op lets the prefix land in recvbuf and the input fold into it
+ * (prefix op input = input op prefix), so no rank copies its input first: at 2 ranks, 1 MiB,
+ * that copy was a quarter of MPI_Scan's time. */
 int coll_scan_linear(struct coll_sched *s, const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
@@ -72,11 +76,20 @@ int coll_scan_linear(struct coll_sched *s, const struct coll_args *a)
     struct dt_type *type = a->type;
     if (count == 0)
         return MPI_SUCCESS;
-    coll_sched_copy(s, scan_input(a), count, type, a->recvbuf, count, type);
-    if (rank > 0) {
+    const void *input = scan_input(a);
+    if (rank == 0) {
+        if (!coll_in_place(a->sendbuf))
+            coll_sched_copy(s, input, count, type, a->recvbuf, count, type);
+    } else if (a->op->commutative && !coll_in_place(a->sendbuf)) {
+        coll_sched_recv(s, comm, rank - 1, a->recvbuf, count, type);
+        coll_sched_round(s);
+        coll_sched_reduce(s, input, a->recvbuf, count, type, a->op);
+    } else {
         void *prefix = coll_sched_temp_typed(s, count, type);
         if (!prefix)
             return MPI_ERR_NO_MEM;
+        if (!coll_in_place(a->sendbuf))
+            coll_sched_copy(s, input, count, type, a->recvbuf, count, type);
         coll_sched_recv(s, comm, rank - 1, prefix, count, type);
         coll_sched_round(s);
         coll_sched_reduce(s, prefix, a->recvbuf, count, type, a->op);
@@ -88,6 +101,8 @@ int coll_scan_linear(struct coll_sched *s, const struct coll_args *a)
     return MPI_SUCCESS;
 }
 
+/* The chain. Rank 0 passes its input on as it is and the last rank passes nothing on, so
+ * only the ranks between keep a copy of their input to fold the prefix into. */
 int coll_exscan_linear(struct coll_sched *s, const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
@@ -96,20 +111,30 @@ int coll_exscan_linear(struct coll_sched *s, const struct coll_args *a)
     struct dt_type *type = a->type;
     if (count == 0)
         return MPI_SUCCESS;
+    const void *input = scan_input(a);
+    if (rank == 0) {
+        /* recvbuf is undefined on rank 0, so with MPI_IN_PLACE the input stays as it is */
+        if (size > 1) {
+            coll_sched_send(s, comm, 1, input, count, type);
+            coll_sched_round(s);
+        }
+        return MPI_SUCCESS;
+    }
+    if (rank == size - 1) {
+        coll_sched_recv(s, comm, rank - 1, a->recvbuf, count, type);
+        coll_sched_round(s);
+        return MPI_SUCCESS;
+    }
     /* what we pass on: prefix(rank - 1) op input(rank); the input is copied first because
      * with MPI_IN_PLACE it lives in recvbuf, which receives the prefix */
     void *onward = coll_sched_temp_typed(s, count, type);
     if (!onward)
         return MPI_ERR_NO_MEM;
-    coll_sched_copy(s, scan_input(a), count, type, onward, count, type);
-    if (rank > 0) {
-        coll_sched_recv(s, comm, rank - 1, a->recvbuf, count, type);
-        coll_sched_round(s);
-        coll_sched_reduce(s, a->recvbuf, onward, count, type, a->op);
-    }
-    if (rank < size - 1) {
-        coll_sched_send(s, comm, rank + 1, onward, count, type);
-        coll_sched_round(s);
-    }
+    coll_sched_copy(s, input, count, type, onward, count, type);
+    coll_sched_recv(s, comm, rank - 1, a->recvbuf, count, type);
+    coll_sched_round(s);
+    coll_sched_reduce(s, a->recvbuf, onward, count, type, a->op);
+    coll_sched_send(s, comm, rank + 1, onward, count, type);
+    coll_sched_round(s);
     return MPI_SUCCESS;
 }

@@ -326,7 +326,17 @@ static const struct coll_algorithm scan_algorithms[] = {
     {"linear", coll_scan_linear, NULL},
 };
 static const struct coll_rule scan_rules[] = {
+    {2, ANY_BYTES, 1},
     {ANY_RANKS, ANY_BYTES, 0},
+};
+/* The chain wakes each rank once and moves the vector once per rank; recursive doubling wakes
+ * every rank log p times and sends log p vectors from each. Oversubscribed, those wake-ups are
+ * the cost, and back to back the chain pipelines (rank 0 never waits): MPI_Scan 4 B at 4 ranks
+ * on 2 cores 0.23 us vs 9.6, at 8 ranks 0.20 vs 71; Open MPI (a chain too) 0.47 and 1.1;
+ * 1 MiB at 8 ranks 19.5 ms vs 63.5 (docs/benchmarks.md "Session 7"). At 2 ranks the chain is
+ * one message where recursive doubling sends two. */
+static const struct coll_rule scan_oversubscribed_rules[] = {
+    {ANY_RANKS, ANY_BYTES, 1},
 };
 
 static const struct coll_algorithm exscan_algorithms[] = {
@@ -334,6 +344,7 @@ static const struct coll_algorithm exscan_algorithms[] = {
     {"linear", coll_exscan_linear, NULL},
 };
 static const struct coll_rule exscan_rules[] = {
+    {2, ANY_BYTES, 1},
     {ANY_RANKS, ANY_BYTES, 0},
 };
 
@@ -368,8 +379,10 @@ static const struct coll_table tables[COLL_KIND_COUNT] = {
     [COLL_REDUCE_SCATTER_BLOCK] =
         TABLE(COLL_REDUCE_SCATTER_BLOCK_CHOICES, reduce_scatter_block_algorithms,
               reduce_scatter_block_rules, reduce_scatter_block_bytes),
-    [COLL_SCAN] = TABLE(COLL_SCAN_CHOICES, scan_algorithms, scan_rules, vector_bytes),
-    [COLL_EXSCAN] = TABLE(COLL_EXSCAN_CHOICES, exscan_algorithms, exscan_rules, vector_bytes),
+    [COLL_SCAN] = TABLE_OVERSUBSCRIBED(COLL_SCAN_CHOICES, scan_algorithms, scan_rules,
+                                       vector_bytes, scan_oversubscribed_rules),
+    [COLL_EXSCAN] = TABLE_OVERSUBSCRIBED(COLL_EXSCAN_CHOICES, exscan_algorithms, exscan_rules,
+                                         vector_bytes, scan_oversubscribed_rules),
 };
 
 _Static_assert(COLL_KIND_COUNT <= COLL_CONFIG_SLOTS, "core_config.coll_algorithm too small");
@@ -414,12 +427,36 @@ static const struct coll_algorithm *choose(const struct coll_table *t, const str
     return NULL;
 }
 
+/* Allgatherv with every count equal and the blocks packed in rank order, as IMB and OSU call
+ * it, is an allgather: every rank has every count and displacement, so all decide alike, and
+ * allgather's table applies, so the v-form costs what MPI_Allgather costs by construction
+ * (blocks up to 8 KiB get recursive doubling or Bruck, log p rounds, where allgatherv has only
+ * the ring's p - 1; from there both are the ring). On the busy 2-core machine of session 7 the
+ * difference stayed inside the noise (docs/benchmarks.md "Session 7"). */
+static int allgatherv_is_allgather(const struct coll_args *a)
+{
+    if (a->kind != COLL_ALLGATHERV || core_config.coll_algorithm[COLL_ALLGATHERV] != 0)
+        return 0;
+    MPI_Count n = a->recvcounts[0];
+    for (int i = 0; i < a->comm->size; i++)
+        if (a->recvcounts[i] != n || a->rdispls[i] != (MPI_Aint)i * n)
+            return 0;
+    return 1;
+}
+
 int coll_build(struct coll_sched *s, const struct coll_args *a)
 {
     if (a->kind >= COLL_NEIGHBOR_ALLGATHER)
         return coll_neighbor_build(s, a);
     if (a->comm->is_inter)
         return coll_inter_build(s, a);
+    if (allgatherv_is_allgather(a)) {
+        struct coll_args as_allgather = *a;
+        as_allgather.kind = COLL_ALLGATHER;
+        as_allgather.recvcount = a->recvcounts[0];
+        const struct coll_algorithm *alg = choose(&tables[COLL_ALLGATHER], &as_allgather);
+        return alg ? alg->build(s, &as_allgather) : MPI_ERR_INTERN;
+    }
     const struct coll_algorithm *alg = choose(&tables[a->kind], a);
     if (!alg)
         return MPI_ERR_INTERN;
