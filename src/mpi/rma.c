@@ -722,9 +722,27 @@ static int check_accumulate(const struct acc_call *c, MPI_Win win, MPI_Request *
                         a->target_type, function);
 }
 
+/* The fast path's argument test: origin, target (and result) the same type and count. The
+ * types are then one predefined contiguous type (rma_accumulate_fast's test), so the pairing
+ * rules hold; everything else, and every error, goes through the checked path. */
+static int accumulate_fast(const struct acc_call *c, MPI_Win win)
+{
+    struct rma_win *w = fast_win(win, c->target_rank);
+    if (!w || c->origin_dt != c->target_dt || c->origin_count != c->target_count ||
+        (c->fetch && (c->result_dt != c->target_dt || c->result_count != c->target_count)))
+        return 0;
+    struct dt_type *type = dt_from_handle(c->target_dt);
+    struct coll_op *op = coll_op_from_handle(c->op);
+    return type && op &&
+           rma_accumulate_fast(w, c->origin, c->fetch ? c->result : NULL, c->target_count, type,
+                               c->target_rank, c->target_disp, op);
+}
+
 static int accumulate(const struct acc_call *c, MPI_Win win, MPI_Request *request,
                       const char *function)
 {
+    if (!request && accumulate_fast(c, win))
+        return MPI_SUCCESS;
     struct op_args a = {0};
     int rc = check_accumulate(c, win, request, &a, function);
     if (rc != MPI_SUCCESS)

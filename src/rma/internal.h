@@ -34,10 +34,11 @@ struct rma_shm_header {
  * second line per target for little (both are touched by the same origins). */
 struct rma_target_ctrl {
     _Atomic uint64_t lock;       /* lock.h ticket reader/writer lock */
-    struct rma_mutex mutex;      /* accumulates that are not single hardware atomics */
+    struct rma_mutex mutex;      /* accumulates that are not single hardware atomics; held or
+                                  * wanted (next != serving) also tells element-atomic updaters
+                                  * to keep off (accumulate.c) */
     _Atomic uint32_t regions;    /* dynamic windows: entries used in this rank's region table */
-    _Atomic uint32_t bulk;       /* 1 while a mutex holder updates this rank's memory in bulk */
-    char pad[RMA_CACHE_LINE - 24];
+    char pad[RMA_CACHE_LINE - 20];
 };
 
 /* One per rank, one cache line written only by that rank: the target (+1) it is updating with

@@ -128,12 +128,25 @@ void rma_exclusive_leave(_Atomic uint64_t *word)
 
 uint32_t rma_mutex_arrive(struct rma_mutex *mutex)
 {
-    return atomic_fetch_add_explicit(&mutex->next, 1, memory_order_relaxed);
+    /* seq_cst, not relaxed: this RMW is the bulk updater's "store" in the Dekker exchange
+     * with element-atomic updaters (accumulate.c), which needs both sides' store and
+     * following load in the single total order (x86-64: lock xadd either way). */
+    return atomic_fetch_add_explicit(&mutex->next, 1, memory_order_seq_cst);
 }
 
 int rma_mutex_ready(struct rma_mutex *mutex, uint32_t ticket)
 {
     return atomic_load_explicit(&mutex->serving, memory_order_acquire) == ticket;
+}
+
+int rma_mutex_idle(struct rma_mutex *mutex)
+{
+    /* `serving` first: both counters only grow and serving <= next, so if next read later
+     * equals the serving read earlier, they were equal at the moment next was read (reading
+     * next first could pair an old next with a newer serving and see a held mutex idle).
+     * acquire on serving: a holder's updates are visible once its release is seen. */
+    uint32_t serving = atomic_load_explicit(&mutex->serving, memory_order_acquire);
+    return atomic_load_explicit(&mutex->next, memory_order_seq_cst) == serving;
 }
 
 void rma_mutex_release(struct rma_mutex *mutex)

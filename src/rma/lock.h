@@ -64,8 +64,12 @@ struct rma_mutex {
     _Atomic uint32_t serving;  /* ticket that owns the mutex */
 };
 
+/* Arrival is a seq_cst RMW: besides reserving a place it announces "held or wanted" to
+ * rma_mutex_idle readers that run Dekker's protocol against it (accumulate.c). */
 uint32_t rma_mutex_arrive(struct rma_mutex *mutex);
 int rma_mutex_ready(struct rma_mutex *mutex, uint32_t ticket);
 void rma_mutex_release(struct rma_mutex *mutex);
+/* Nobody holds or waits for the mutex; the load of `next` is seq_cst (the Dekker load). */
+int rma_mutex_idle(struct rma_mutex *mutex);
 
 #endif

@@ -187,6 +187,8 @@ int rma_compare_and_swap(struct rma_win *win, const void *origin, const void *co
 int rma_put_fast(struct rma_win *win, const void *origin, size_t bytes, int target,
                  MPI_Aint disp);
 int rma_get_fast(struct rma_win *win, void *origin, size_t bytes, int target, MPI_Aint disp);
+int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, MPI_Count count,
+                        struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op);
 int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
                           struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op);
 int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const void *compare,
