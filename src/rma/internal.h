@@ -24,7 +24,7 @@
 
 /* Window-wide words, first cache lines of the control area. */
 struct rma_shm_header {
-    _Atomic uint64_t lock_all;   /* lock.h: lock_all epochs | exclusive locks */
+    _Atomic uint64_t lock_all;   /* lock.h: open lock_all epochs (and arrivals backing off) */
     char pad0[RMA_CACHE_LINE - 8];
     _Atomic uint32_t waiters;    /* processes in a wait loop on this window (wake-up hint) */
     char pad1[RMA_CACHE_LINE - 4];

@@ -5,20 +5,25 @@
  * Per target, one 64-bit ticket reader/writer lock (fair, FIFO, and needs no target progress:
  * seed 004 ch. 4 does exclusive locks with one remote compare-and-swap; a ticket lock gives
  * shared mode the same one-sided property). Fields of the word:
- *   bits  0-15  write  tickets allowed to write: +1 by every release (reader or writer)
- *   bits 16-31  read   tickets allowed to read:  +1 by every admitted reader and writer release
- *   bits 48-63  users  next ticket: fetch_add at the top of the word, so its carry falls off
+ *   bits  0-15  write    tickets allowed to write: +1 by every release (reader or writer)
+ *   bits 16-31  read     tickets allowed to read:  +1 by every admitted reader and writer release
+ *   bits 32-47  writers  exclusive lockers that took a ticket and have not released
+ *   bits 48-63  users    next ticket: fetch_add at the top of the word, so its carry falls off
  * A writer with ticket t owns the lock when write == t (every earlier ticket released); a
  * reader when read == t (every earlier writer released), and then lets the next reader in.
  * read and write change by CAS so a wrap at 2^16 never carries into a neighbour; up to 65535
  * lockers may wait on one target at once.
  *
- * Per window, one lock_all word: low 32 bits count lock_all epochs (shared on every target),
- * high 32 bits count exclusive locks past their ticket. lock_all is one epoch, not p locks: a
- * lock_all holder only conflicts with exclusive locks, so an exclusive locker, holding its
- * target's ticket, announces itself here and waits for lock_all holders to leave, while
- * lock_all arrivals back off as long as an exclusive lock is announced (no cycle: an
- * announced exclusive locker waits only for lock_all holders, which wait for nothing).
+ * Per window, one lock_all word counting lock_all epochs (shared on every target). lock_all is
+ * one epoch, not p locks: a lock_all holder only conflicts with exclusive locks, so they meet
+ * Dekker-style: an exclusive locker announces itself in its target's word with the same RMW
+ * that takes its ticket (the writers field), and once its turn has come waits until the
+ * lock_all count is zero; a lock_all arrival adds itself to the count and then reads every
+ * target's word, backing off (and waiting until no target has writers) if one has any. Both
+ * RMWs and the loads after them are seq_cst, so at least one side sees the other. No cycle:
+ * an announced exclusive locker waits only for its ticket and for lock_all holders, which
+ * wait for nothing. An exclusive lock/unlock thus touches only its target's word, one RMW
+ * each way; lock_all pays p loads instead.
  *
  * Memory ordering: arrivals are relaxed (they only reserve a place); the loads that see "my
  * turn" are acquire and every release is a release RMW, so the critical sections of
@@ -29,11 +34,15 @@
 #define NODEMPI_RMA_LOCK_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- per-target reader/writer ticket lock ------------------------------------------------ */
 
+/* Readers take a ticket with rma_rwlock_arrive, writers (exclusive lockers) with
+ * rma_rwlock_writer_arrive, which also counts them in the writers field. */
 uint16_t rma_rwlock_arrive(_Atomic uint64_t *word);
+uint16_t rma_rwlock_writer_arrive(_Atomic uint64_t *word);
 int rma_rwlock_writer_ready(_Atomic uint64_t *word, uint16_t ticket);
 /* A reader whose turn it is (returns 1) has been admitted and has let the next reader in. */
 int rma_rwlock_reader_try_enter(_Atomic uint64_t *word, uint16_t ticket);
@@ -44,18 +53,20 @@ int rma_rwlock_idle(_Atomic uint64_t *word);
 
 /* ---- lock_all word ------------------------------------------------------------------------ */
 
-#define RMA_ALL_ONE 1ull           /* one lock_all epoch */
-#define RMA_EXCL_ONE (1ull << 32)  /* one exclusive lock past its ticket */
+/* The targets' lock words as lock_all sees them: n words, `stride` bytes apart. */
+struct rma_lock_words {
+    _Atomic uint64_t *first;
+    size_t stride;
+    int n;
+};
 
-/* lock_all: 1 when the epoch is open; 0 means an exclusive lock is announced, wait for
- * rma_lockall_may_retry and try again. */
-int rma_lockall_try(_Atomic uint64_t *word);
-int rma_lockall_may_retry(_Atomic uint64_t *word);
-void rma_lockall_release(_Atomic uint64_t *word);
-/* Exclusive lockers, after their target's ticket: announce, wait until no lock_all, leave. */
-void rma_exclusive_announce(_Atomic uint64_t *word);
-int rma_exclusive_ready(_Atomic uint64_t *word);
-void rma_exclusive_leave(_Atomic uint64_t *word);
+/* lock_all: 1 when the epoch is open; 0 means an exclusive locker is announced on some
+ * target, wait for rma_lockall_may_retry and try again. */
+int rma_lockall_try(_Atomic uint64_t *all, const struct rma_lock_words *words);
+int rma_lockall_may_retry(const struct rma_lock_words *words);
+void rma_lockall_release(_Atomic uint64_t *all);
+/* Exclusive lockers, once rma_rwlock_writer_ready: wait until this holds (no lock_all). */
+int rma_exclusive_ready(_Atomic uint64_t *all);
 
 /* ---- per-target mutex (accumulates that are not single hardware atomics) ---------------- */
 

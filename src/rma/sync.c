@@ -295,6 +295,13 @@ static int no_exclusive(void *arg)
     return rma_lockall_may_retry(arg);
 }
 
+static struct rma_lock_words target_words(struct rma_win *win)
+{
+    struct rma_lock_words words = {&win->targets[0].lock, sizeof(struct rma_target_ctrl),
+                                    win->size};
+    return words;
+}
+
 int rma_lock(struct rma_win *win, int lock_type, int target, int assert)
 {
     if (!(access_free(win) || win->access == RMA_ACCESS_LOCK) || win->lock_kind[target])
@@ -304,12 +311,12 @@ int rma_lock(struct rma_win *win, int lock_type, int target, int assert)
         kind |= RMA_LOCKED_NOCHECK;
     } else {
         struct ticket_wait w = {&win->targets[target].lock, 0};
-        w.ticket = rma_rwlock_arrive(w.word);
         if (kind == RMA_LOCKED_EXCLUSIVE) {
+            w.ticket = rma_rwlock_writer_arrive(w.word);
             rma_wait_until(win, writer_ready, &w);
-            rma_exclusive_announce(&win->header->lock_all);
             rma_wait_until(win, no_lock_all, &win->header->lock_all);
         } else {
+            w.ticket = rma_rwlock_arrive(w.word);
             rma_wait_until(win, reader_enter, &w);
         }
     }
@@ -326,7 +333,6 @@ int rma_unlock(struct rma_win *win, int target)
     int kind = win->lock_kind[target];
     if (!(kind & RMA_LOCKED_NOCHECK)) {
         if (kind == RMA_LOCKED_EXCLUSIVE) {
-            rma_exclusive_leave(&win->header->lock_all);
             rma_rwlock_writer_release(&win->targets[target].lock);
         } else {
             rma_rwlock_reader_release(&win->targets[target].lock);
@@ -346,8 +352,13 @@ int rma_lock_all(struct rma_win *win, int assert)
     if (!access_free(win))
         return MPI_ERR_RMA_SYNC;
     win->lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
-    while (!win->lock_all_nocheck && !rma_lockall_try(&win->header->lock_all))
-        rma_wait_until(win, no_exclusive, &win->header->lock_all);
+    struct rma_lock_words words = target_words(win);
+    while (!win->lock_all_nocheck && !rma_lockall_try(&win->header->lock_all, &words)) {
+        /* Our count was up for a moment: an exclusive locker may have seen it and gone to
+         * sleep waiting for it to drop, so wake it. */
+        rma_wake_waiters(win);
+        rma_wait_until(win, no_exclusive, &words);
+    }
     win->access = RMA_ACCESS_LOCK_ALL;
     return MPI_SUCCESS;
 }
