@@ -74,6 +74,8 @@ int rma_shm_create(struct core_comm *comm, size_t bytes, void **base);
 /* sync.c: wait (progressing, then sleeping like every waiter) until ready(arg) holds, and wake
  * waiters of this window after publishing something they may wait for. */
 void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg);
+/* The same when the caller has just seen ready(arg) fail (fast paths test it inline). */
+void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg);
 void rma_wake_waiters(struct rma_win *win);
 void rma_wake_rank(struct rma_win *win, int rank);
 /* Per-target mutex around non-atomic accumulates. */

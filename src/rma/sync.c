@@ -41,6 +41,11 @@ void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg)
 {
     if (ready(arg))
         return;
+    rma_wait_slow(win, ready, arg);
+}
+
+void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg)
+{
     atomic_fetch_add_explicit(&win->header->waiters, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
     struct wait_closure closure = {ready, arg};
@@ -91,7 +96,8 @@ void rma_mutex_lock(struct rma_win *win, int target)
 {
     struct mutex_wait w = {&win->targets[target].mutex, 0};
     w.ticket = rma_mutex_arrive(w.mutex);
-    rma_wait_until(win, mutex_ready, &w);
+    if (!rma_mutex_ready(w.mutex, w.ticket))
+        rma_wait_slow(win, mutex_ready, &w);
 }
 
 void rma_mutex_unlock(struct rma_win *win, int target)
@@ -313,8 +319,10 @@ int rma_lock(struct rma_win *win, int lock_type, int target, int assert)
         struct ticket_wait w = {&win->targets[target].lock, 0};
         if (kind == RMA_LOCKED_EXCLUSIVE) {
             w.ticket = rma_rwlock_writer_arrive(w.word);
-            rma_wait_until(win, writer_ready, &w);
-            rma_wait_until(win, no_lock_all, &win->header->lock_all);
+            if (!rma_rwlock_writer_ready(w.word, w.ticket))
+                rma_wait_slow(win, writer_ready, &w);
+            if (!rma_exclusive_ready(&win->header->lock_all))
+                rma_wait_slow(win, no_lock_all, &win->header->lock_all);
         } else {
             w.ticket = rma_rwlock_arrive(w.word);
             rma_wait_until(win, reader_enter, &w);
