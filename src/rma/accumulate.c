@@ -18,6 +18,13 @@
  * word, so concurrent Fetch_and_ops on one counter cost one contended cache line, not two;
  * a bulk updater pays one RMW (its ticket) for both the mutex and the announcement.
  *
+ * An origin holding an EXCLUSIVE lock on the target needs neither (holds_exclusive): no other
+ * process may access that target's window during its epoch (MPI-4.1 12.5.3: exclusive-lock
+ * accesses are not concurrent with other lock-protected ones, and a locked window must not be
+ * exposed to active-target epochs at the same time), and this process's own threads reach
+ * RMA one call at a time (MPI_THREAD_MULTIPLE runs every call under the big lock), so the
+ * fast paths update the target memory directly, without flag, mutex or per-element atomics.
+ *
  * User-memory windows (Win_create, dynamic) have only the bulk path, through CMA when the
  * target is another process. Data moves in chunks of whole elements, so large accumulates need
  * bounded buffers. */
@@ -343,6 +350,13 @@ static int accumulate_locked(struct acc_args *a)
     return rc;
 }
 
+/* The caller's epoch to target is an exclusive lock (with or without MPI_MODE_NOCHECK): no
+ * other process accesses its window until the unlock (top of the file). */
+static int holds_exclusive(const struct rma_win *win, int target)
+{
+    return win->access == RMA_ACCESS_LOCK && (win->lock_kind[target] & RMA_LOCKED_EXCLUSIVE);
+}
+
 /* ---- entry points ------------------------------------------------------------------------- */
 
 int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_count,
@@ -389,8 +403,9 @@ int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, M
     char *t = rma_direct_address(win, target, disp, bytes);
     if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
         return 0;
+    int exclusive = holds_exclusive(win, target);
     size_t size = (size_t)type->element_size;
-    if (rma_atomic_supported(type) && bytes <= atomic_max_bytes(type) &&
+    if (!exclusive && rma_atomic_supported(type) && bytes <= atomic_max_bytes(type) &&
         ((uintptr_t)t & (size - 1)) == 0) {
         const char *o = op->kind == COLL_OP_NO_OP ? NULL : origin;
         char *r = result;
@@ -401,16 +416,18 @@ int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, M
         atomic_leave(win);
         return 1;
     }
-    /* In place under the target's mutex (bulk_in_place; a contiguous predefined type is its
-     * own basic type, so coll_op_apply takes it as it is). */
-    bulk_enter(win, target);
+    /* In place, under the target's mutex unless we hold it exclusively (bulk_in_place; a
+     * contiguous predefined type is its own basic type, so coll_op_apply takes it as it is). */
+    if (!exclusive)
+        bulk_enter(win, target);
     if (result)
         memcpy(result, t, bytes);
     if (op->kind == COLL_OP_REPLACE)
         memmove(t, origin, bytes);
     else if (op->kind != COLL_OP_NO_OP)
         coll_op_apply(op, origin, t, count, type);
-    bulk_leave(win, target);
+    if (!exclusive)
+        bulk_leave(win, target);
     return 1;
 }
 
@@ -437,6 +454,12 @@ int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
     char *t = atomic_element(win, type, target, disp);
     if (!t)
         return 0;
+    /* Under an exclusive lock the element operation needs no flag; it stays one atomic
+     * instruction (as cheap as a plain update when nobody else touches the line). */
+    if (holds_exclusive(win, target)) {
+        rma_atomic_apply(type->element, (size_t)type->size, op->kind, t, origin, result);
+        return 1;
+    }
     atomic_enter(win, target);
     rma_atomic_apply(type->element, (size_t)type->size, op->kind, t, origin, result);
     atomic_leave(win);
@@ -451,6 +474,10 @@ int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const voi
     char *t = atomic_element(win, type, target, disp);
     if (!t)
         return 0;
+    if (holds_exclusive(win, target)) { /* as in rma_fetch_and_op_fast */
+        rma_atomic_cas((size_t)type->size, t, compare, origin, result);
+        return 1;
+    }
     atomic_enter(win, target);
     rma_atomic_cas((size_t)type->size, t, compare, origin, result);
     atomic_leave(win);

@@ -6,8 +6,11 @@
  *   - floats (integer values, so sums are exact): 1 float (atomic) and 4, 16 floats (bulk);
  *   - Get_accumulate (+1) on 2 ints (atomic) and 8 ints (bulk): the fetched old values of
  *     element 0 over all ranks are exactly 0 .. total-1;
- *   - accumulates from every origin in turn under MPI_Win_lock(EXCLUSIVE), REPLACE and
- *     NO_OP, in fence and post/start epochs;
+ *   - every origin alternates exclusive and shared lock epochs on the last rank (exclusive:
+ *     the direct path without flag or mutex; shared: atomic and bulk paths), adding to the
+ *     same 4 and 16 ints and to a Fetch_and_op counter, and swapping a Compare_and_swap
+ *     counter forward; sums exact, fetched values each seen once; REPLACE and NO_OP;
+ *   - accumulates in fence and post/start epochs;
  *   - calls the fast path must hand back to the checked path: a derived origin type, an
  *     out-of-range displacement (MPI_ERR_RMA_RANGE), no epoch (MPI_ERR_RMA_SYNC), SUM on
  *     MPI_BYTE (MPI_ERR_OP). */
@@ -17,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ITER = 200, NI = 64, NF = 16, TURNS = 20 };
+enum { ITER = 200, NI = 64, NF = 16, TURNS = 40 };
 
 struct layout {
     int ints[NI];
@@ -25,6 +28,9 @@ struct layout {
     int fetch_small[2];
     int fetch_bulk[8];
     int turns[4];
+    int turns_bulk[16];
+    long counter;
+    long cas;
 };
 
 static int cmp_int(const void *a, const void *b)
@@ -33,12 +39,13 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The fetched old values of one counter, gathered at rank 0, must be 0 .. p*ITER-1. */
-static void check_fetched(int *olds, const char *what)
+/* The fetched old values of one counter (n per rank), gathered at rank 0, must be each of
+ * 0 .. p*n-1 once. */
+static void check_fetched_n(int *olds, int n, const char *what)
 {
-    int total = mt_size * ITER;
+    int total = mt_size * n;
     int *all = mt_rank == 0 ? mt_malloc(sizeof(int) * (size_t)total) : NULL;
-    MT_MPI(MPI_Gather(olds, ITER, MPI_INT, all, ITER, MPI_INT, 0, MPI_COMM_WORLD));
+    MT_MPI(MPI_Gather(olds, n, MPI_INT, all, n, MPI_INT, 0, MPI_COMM_WORLD));
     if (mt_rank == 0) {
         qsort(all, (size_t)total, sizeof(int), cmp_int);
         for (int i = 0; i < total; i++)
@@ -49,6 +56,11 @@ static void check_fetched(int *olds, const char *what)
             }
         free(all);
     }
+}
+
+static void check_fetched(int *olds, const char *what)
+{
+    check_fetched_n(olds, ITER, what);
 }
 
 static void concurrent(MPI_Win win, struct layout *base)
@@ -106,26 +118,56 @@ static void concurrent(MPI_Win win, struct layout *base)
     }
 }
 
-/* Every origin in turn holds an exclusive lock on the last rank and adds its rank + 1;
- * REPLACE and NO_OP on the side. */
-static void exclusive_turns(MPI_Win win, struct layout *base)
+/* Every origin alternates exclusive and shared lock epochs on the last rank and adds its
+ * rank + 1 to 4 ints (atomic path when shared) and 16 ints (bulk path when shared), 1 to a
+ * Fetch_and_op counter, and moves a Compare_and_swap counter forward by one. */
+static void lock_turns(MPI_Win win, struct layout *base)
 {
-    int target = mt_size - 1, mine = mt_rank + 1, got[4];
+    int target = mt_size - 1, mine = mt_rank + 1, got[16], olds[TURNS], swaps[TURNS];
     int disp = (int)offsetof(struct layout, turns);
+    int disp_bulk = (int)offsetof(struct layout, turns_bulk);
+    int add[16];
+    long one = 1, old = 0;
+    for (int i = 0; i < 16; i++)
+        add[i] = mine;
     for (int t = 0; t < TURNS; t++) {
-        MT_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, target, 0, win));
-        int add[4] = {mine, mine, mine, mine};
+        int type = (t + mt_rank) % 2 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED;
+        MT_MPI(MPI_Win_lock(type, target, 0, win));
         MT_MPI(MPI_Accumulate(add, 4, MPI_INT, target, disp, 4, MPI_INT, MPI_SUM, win));
+        MT_MPI(MPI_Accumulate(add, 16, MPI_INT, target, disp_bulk, 16, MPI_INT, MPI_SUM, win));
+        MT_MPI(MPI_Fetch_and_op(&one, &old, MPI_LONG, target, offsetof(struct layout, counter),
+                                MPI_SUM, win));
+        olds[t] = (int)old;
+        /* move the CAS counter from c to c + 1, retrying when another origin got there first */
+        long seen = 0, next;
+        MT_MPI(MPI_Fetch_and_op(NULL, &seen, MPI_LONG, target, offsetof(struct layout, cas),
+                                MPI_NO_OP, win));
+        for (;;) {
+            long previous;
+            next = seen + 1;
+            MT_MPI(MPI_Compare_and_swap(&next, &seen, &previous, MPI_LONG, target,
+                                        offsetof(struct layout, cas), win));
+            if (previous == seen)
+                break;
+            seen = previous;
+        }
+        swaps[t] = (int)seen;
         MT_MPI(MPI_Win_unlock(target, win));
     }
+    check_fetched_n(olds, TURNS, "fetch_and_op under alternating locks");
+    check_fetched_n(swaps, TURNS, "compare_and_swap under alternating locks");
     MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
     int expected = TURNS * mt_size * (mt_size + 1) / 2;
     MT_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, target, 0, win));
     MT_MPI(MPI_Get_accumulate(NULL, 0, MPI_INT, got, 4, MPI_INT, target, disp, 4, MPI_INT,
                               MPI_NO_OP, win));
-    MT_MPI(MPI_Win_unlock(target, win));
     for (int i = 0; i < 4; i++)
-        MT_CHECK_INT(expected, got[i], "exclusive turns");
+        MT_CHECK_INT(expected, got[i], "4 ints under alternating locks");
+    MT_MPI(MPI_Get_accumulate(NULL, 0, MPI_INT, got, 16, MPI_INT, target, disp_bulk, 16,
+                              MPI_INT, MPI_NO_OP, win));
+    for (int i = 0; i < 16; i++)
+        MT_CHECK_INT(expected, got[i], "16 ints under alternating locks");
+    MT_MPI(MPI_Win_unlock(target, win));
     MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (mt_rank == 0) {
         int seven[4] = {7, 7, 7, 7};
@@ -139,6 +181,8 @@ static void exclusive_turns(MPI_Win win, struct layout *base)
     if (mt_rank == target) {
         MT_MPI(MPI_Win_lock(MPI_LOCK_SHARED, target, 0, win));
         MT_CHECK_INT(7, base->turns[2], "REPLACE stored");
+        MT_CHECK_INT(TURNS * mt_size, base->counter, "fetch_and_op counter");
+        MT_CHECK_INT(TURNS * mt_size, base->cas, "compare_and_swap counter");
         MT_MPI(MPI_Win_unlock(target, win));
     }
 }
@@ -212,7 +256,7 @@ int main(int argc, char **argv)
     MT_MPI(MPI_Win_unlock(mt_rank, win));
     MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
     concurrent(win, base);
-    exclusive_turns(win, base);
+    lock_turns(win, base);
     active_epochs(win, base);
     declined(win, base);
     MT_MPI(MPI_Win_free(&win));
