@@ -350,6 +350,21 @@ static int accumulate_locked(struct acc_args *a)
     return rc;
 }
 
+/* Whether the fast paths take this operator on this predefined contiguous type: the same
+ * rules as the checked path, looked up once per pair and window (rma_win.fast_op). */
+static int fast_pair_ok(struct rma_win *win, const struct coll_op *op,
+                        const struct dt_type *type)
+{
+    if (op == win->fast_op && type == win->fast_type)
+        return 1;
+    if (!type->predefined || !type->contiguous || rma_check_accumulate_op(op, type) != MPI_SUCCESS)
+        return 0;
+    win->fast_op = op;
+    win->fast_type = type;
+    win->fast_atomic_bytes = rma_atomic_supported(type) ? atomic_max_bytes(type) : 0;
+    return 1;
+}
+
 /* The caller's epoch to target is an exclusive lock (with or without MPI_MODE_NOCHECK): no
  * other process accesses its window until the unlock (top of the file). */
 static int holds_exclusive(const struct rma_win *win, int target)
@@ -396,17 +411,16 @@ int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, M
                         struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op)
 {
     size_t bytes;
-    if (!win->shared_memory || count <= 0 || !type->predefined || !type->contiguous ||
+    if (!win->shared_memory || count <= 0 ||
         __builtin_mul_overflow((size_t)count, (size_t)type->size, &bytes) ||
-        rma_check_accumulate_op(op, type) != MPI_SUCCESS)
+        !fast_pair_ok(win, op, type))
         return 0;
     char *t = rma_direct_address(win, target, disp, bytes);
     if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
         return 0;
     int exclusive = holds_exclusive(win, target);
     size_t size = (size_t)type->element_size;
-    if (!exclusive && rma_atomic_supported(type) && bytes <= atomic_max_bytes(type) &&
-        ((uintptr_t)t & (size - 1)) == 0) {
+    if (!exclusive && bytes <= win->fast_atomic_bytes && ((uintptr_t)t & (size - 1)) == 0) {
         const char *o = op->kind == COLL_OP_NO_OP ? NULL : origin;
         char *r = result;
         atomic_enter(win, target);
@@ -431,13 +445,11 @@ int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, M
     return 1;
 }
 
-/* One aligned element of a type the CPU updates atomically, on a shared-memory window. */
-static char *atomic_element(struct rma_win *win, struct dt_type *type, int target,
-                            MPI_Aint disp)
+/* One aligned element of `size` bytes on a shared-memory window, in an open epoch (the
+ * caller has checked that its type is one the CPU updates atomically). */
+static char *atomic_element(struct rma_win *win, size_t size, int target, MPI_Aint disp)
 {
-    size_t size = (size_t)type->size;
-    if (!win->shared_memory || !type->contiguous || !rma_atomic_supported(type) ||
-        (size_t)type->element_size != size)
+    if (!win->shared_memory)
         return NULL;
     char *t = rma_direct_address(win, target, disp, size);
     if (!t || ((uintptr_t)t & (size - 1)) || rma_check_epoch(win, target) != MPI_SUCCESS)
@@ -448,10 +460,11 @@ static char *atomic_element(struct rma_win *win, struct dt_type *type, int targe
 int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
                           struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op)
 {
-    if (!op->predefined || (op->kind != COLL_OP_NO_OP && op->kind != COLL_OP_REPLACE &&
-                            coll_op_check(op, type) != MPI_SUCCESS))
+    /* fast_pair_ok has checked the type: one element the atomic path takes is all we need */
+    if (!fast_pair_ok(win, op, type) || win->fast_atomic_bytes < (size_t)type->size ||
+        type->element_size != type->size)
         return 0;
-    char *t = atomic_element(win, type, target, disp);
+    char *t = atomic_element(win, (size_t)type->size, target, disp);
     if (!t)
         return 0;
     /* Under an exclusive lock the element operation needs no flag; it stays one atomic
@@ -469,9 +482,13 @@ int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
 int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const void *compare,
                               void *result, struct dt_type *type, int target, MPI_Aint disp)
 {
-    if (rma_check_cas_type(type) != MPI_SUCCESS)
-        return 0;
-    char *t = atomic_element(win, type, target, disp);
+    /* the type rules once per type and window (predefined types are never freed) */
+    if (type != win->fast_cas_type) {
+        if (rma_check_cas_type(type) != MPI_SUCCESS)
+            return 0;
+        win->fast_cas_type = type;
+    }
+    char *t = atomic_element(win, (size_t)type->size, target, disp);
     if (!t)
         return 0;
     if (holds_exclusive(win, target)) { /* as in rma_fetch_and_op_fast */

@@ -71,6 +71,14 @@ struct rma_win {
     int exposure_nocheck;
     uint32_t *completes_expected; /* [size]: completes from each origin that end our posts */
 
+    /* accumulate.c: the last (operator, predefined type) pair the fast paths accepted, and how
+     * many bytes of that type the element-atomic path takes (0: none). Both objects are
+     * predefined, hence never freed, so their addresses identify them for good. */
+    const struct coll_op *fast_op;
+    const struct dt_type *fast_type;
+    size_t fast_atomic_bytes;
+    const struct dt_type *fast_cas_type;  /* the last type Compare_and_swap's fast path took */
+
     /* attributes, name, handler, hints */
     void *attr_base;
     MPI_Aint attr_size;
