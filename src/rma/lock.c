@@ -1,6 +1,6 @@
-/* lock.c - the ticket reader/writer lock, the lock_all word and the accumulate mutex of lock.h.
- * Pure atomics on shared memory: no waiting, no MPI objects; the memory-ordering argument is
- * in lock.h. */
+/* lock.c - the ticket reader/writer lock and the lock_all word of lock.h (the accumulate
+ * mutex is inline there). Pure atomics on shared memory: no waiting, no MPI objects; the
+ * memory-ordering argument is in lock.h. */
 #include "rma/lock.h"
 
 #define FIELD_WRITE 0
@@ -124,36 +124,4 @@ int rma_exclusive_ready(_Atomic uint64_t *all)
     /* seq_cst: the Dekker load after rma_rwlock_writer_arrive's RMW; also acquire, pairing
      * with the release of the last lock_all holder */
     return atomic_load_explicit(all, memory_order_seq_cst) == 0;
-}
-
-/* ---- mutex -------------------------------------------------------------------------------- */
-
-uint32_t rma_mutex_arrive(struct rma_mutex *mutex)
-{
-    /* seq_cst, not relaxed: this RMW is the bulk updater's "store" in the Dekker exchange
-     * with element-atomic updaters (accumulate.c), which needs both sides' store and
-     * following load in the single total order (x86-64: lock xadd either way). */
-    return atomic_fetch_add_explicit(&mutex->next, 1, memory_order_seq_cst);
-}
-
-int rma_mutex_ready(struct rma_mutex *mutex, uint32_t ticket)
-{
-    return atomic_load_explicit(&mutex->serving, memory_order_acquire) == ticket;
-}
-
-int rma_mutex_idle(struct rma_mutex *mutex)
-{
-    /* `serving` first: both counters only grow and serving <= next, so if next read later
-     * equals the serving read earlier, they were equal at the moment next was read (reading
-     * next first could pair an old next with a newer serving and see a held mutex idle).
-     * acquire on serving: a holder's updates are visible once its release is seen. */
-    uint32_t serving = atomic_load_explicit(&mutex->serving, memory_order_acquire);
-    return atomic_load_explicit(&mutex->next, memory_order_seq_cst) == serving;
-}
-
-void rma_mutex_release(struct rma_mutex *mutex)
-{
-    /* only the holder writes `serving`: a plain increment published with release */
-    uint32_t now = atomic_load_explicit(&mutex->serving, memory_order_relaxed);
-    atomic_store_explicit(&mutex->serving, now + 1, memory_order_release);
 }

@@ -75,12 +75,39 @@ struct rma_mutex {
     _Atomic uint32_t serving;  /* ticket that owns the mutex */
 };
 
-/* Arrival is a seq_cst RMW: besides reserving a place it announces "held or wanted" to
- * rma_mutex_idle readers that run Dekker's protocol against it (accumulate.c). */
-uint32_t rma_mutex_arrive(struct rma_mutex *mutex);
-int rma_mutex_ready(struct rma_mutex *mutex, uint32_t ticket);
-void rma_mutex_release(struct rma_mutex *mutex);
-/* Nobody holds or waits for the mutex; the load of `next` is seq_cst (the Dekker load). */
-int rma_mutex_idle(struct rma_mutex *mutex);
+/* The mutex functions are inline: every bulk accumulate and every element atomic (the idle
+ * check) runs them, and each is one or two instructions. */
+
+/* Arrival: seq_cst, not relaxed: besides reserving a place, this RMW is the bulk updater's
+ * "store" in the Dekker exchange with element-atomic updaters (accumulate.c), which needs
+ * both sides' store and following load in the single total order (x86-64: lock xadd either
+ * way). */
+static inline uint32_t rma_mutex_arrive(struct rma_mutex *mutex)
+{
+    return atomic_fetch_add_explicit(&mutex->next, 1, memory_order_seq_cst);
+}
+
+static inline int rma_mutex_ready(struct rma_mutex *mutex, uint32_t ticket)
+{
+    return atomic_load_explicit(&mutex->serving, memory_order_acquire) == ticket;
+}
+
+/* Nobody holds or waits for the mutex. `serving` first: both counters only grow and
+ * serving <= next, so if next read later equals the serving read earlier, they were equal
+ * at the moment next was read (reading next first could pair an old next with a newer
+ * serving and see a held mutex idle). The load of `next` is seq_cst: the Dekker load;
+ * acquire on serving: a holder's updates are visible once its release is seen. */
+static inline int rma_mutex_idle(struct rma_mutex *mutex)
+{
+    uint32_t serving = atomic_load_explicit(&mutex->serving, memory_order_acquire);
+    return atomic_load_explicit(&mutex->next, memory_order_seq_cst) == serving;
+}
+
+/* Only the holder writes `serving`: a plain increment published with release. */
+static inline void rma_mutex_release(struct rma_mutex *mutex)
+{
+    uint32_t now = atomic_load_explicit(&mutex->serving, memory_order_relaxed);
+    atomic_store_explicit(&mutex->serving, now + 1, memory_order_release);
+}
 
 #endif
