@@ -78,9 +78,24 @@ void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg);
 void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg);
 void rma_wake_waiters(struct rma_win *win);
 void rma_wake_rank(struct rma_win *win, int rank);
-/* Per-target mutex around non-atomic accumulates. */
-void rma_mutex_lock(struct rma_win *win, int target);
-void rma_mutex_unlock(struct rma_win *win, int target);
+/* Per-target mutex around non-atomic accumulates. Inline: every bulk accumulate takes it;
+ * only a wait for the turn leaves the straight line (sync.c). */
+void rma_mutex_wait(struct rma_win *win, struct rma_mutex *mutex, uint32_t ticket);
+
+static inline void rma_mutex_lock(struct rma_win *win, int target)
+{
+    struct rma_mutex *mutex = &win->targets[target].mutex;
+    uint32_t ticket = rma_mutex_arrive(mutex);
+    if (!rma_mutex_ready(mutex, ticket))
+        rma_mutex_wait(win, mutex, ticket);
+}
+
+/* The release wakes sleepers (other bulk updaters, element updaters waiting for idle). */
+static inline void rma_mutex_unlock(struct rma_win *win, int target)
+{
+    rma_mutex_release(&win->targets[target].mutex);
+    rma_wake_waiters(win);
+}
 
 /* transfer.c: the address of `bytes` contiguous bytes at disp of a target this process
  * addresses directly (shared memory or itself, not dynamic), or NULL when the fast paths do

@@ -37,17 +37,80 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- the word's fields, and the exclusive locker's side (inline: every exclusive lock and
+ * unlock runs them) --------------------------------------------------------------------- */
+
+enum { RMA_RW_WRITE = 0, RMA_RW_READ = 16, RMA_RW_WRITERS = 32, RMA_RW_USERS = 48 };
+
+static inline uint16_t rma_rwlock_field(uint64_t word, int shift)
+{
+    return (uint16_t)(word >> shift);
+}
+
+/* The word with read and/or write incremented (mod 2^16), and for a writer's release one
+ * writer less (the field counts holders and waiters, so it is >= 1 here and cannot borrow). */
+static inline uint64_t rma_rwlock_bump(uint64_t word, int bump_read, int bump_write,
+                                       int writer_leaves)
+{
+    if (writer_leaves)
+        word -= 1ull << RMA_RW_WRITERS;
+    if (bump_read) {
+        uint64_t r = (uint64_t)(uint16_t)(rma_rwlock_field(word, RMA_RW_READ) + 1);
+        word = (word & ~(0xffffull << RMA_RW_READ)) | (r << RMA_RW_READ);
+    }
+    if (bump_write) {
+        uint64_t w = (uint64_t)(uint16_t)(rma_rwlock_field(word, RMA_RW_WRITE) + 1);
+        word = (word & ~(0xffffull << RMA_RW_WRITE)) | (w << RMA_RW_WRITE);
+    }
+    return word;
+}
+
+static inline void rma_rwlock_bump_fields(_Atomic uint64_t *word, int bump_read,
+                                          int bump_write, int writer_leaves,
+                                          memory_order order)
+{
+    uint64_t old = atomic_load_explicit(word, memory_order_relaxed);
+    while (!atomic_compare_exchange_weak_explicit(
+        word, &old, rma_rwlock_bump(old, bump_read, bump_write, writer_leaves), order,
+        memory_order_relaxed)) {
+    }
+}
+
+/* A writer's ticket; the seq_cst RMW also announces it to lock_all arrivals (above). */
+static inline uint16_t rma_rwlock_writer_arrive(_Atomic uint64_t *word)
+{
+    uint64_t old = atomic_fetch_add_explicit(
+        word, (1ull << RMA_RW_USERS) | (1ull << RMA_RW_WRITERS), memory_order_seq_cst);
+    return rma_rwlock_field(old, RMA_RW_USERS);
+}
+
+static inline int rma_rwlock_writer_ready(_Atomic uint64_t *word, uint16_t ticket)
+{
+    return rma_rwlock_field(atomic_load_explicit(word, memory_order_acquire), RMA_RW_WRITE) ==
+           ticket;
+}
+
+static inline void rma_rwlock_writer_release(_Atomic uint64_t *word)
+{
+    rma_rwlock_bump_fields(word, 1, 1, 1, memory_order_release);
+}
+
+/* Exclusive lockers, once writer_ready: wait until this holds (no lock_all epoch). seq_cst:
+ * the Dekker load after writer_arrive's RMW; also acquire, pairing with the release of the
+ * last lock_all holder. */
+static inline int rma_exclusive_ready(_Atomic uint64_t *all)
+{
+    return atomic_load_explicit(all, memory_order_seq_cst) == 0;
+}
+
 /* ---- per-target reader/writer ticket lock ------------------------------------------------ */
 
 /* Readers take a ticket with rma_rwlock_arrive, writers (exclusive lockers) with
  * rma_rwlock_writer_arrive, which also counts them in the writers field. */
 uint16_t rma_rwlock_arrive(_Atomic uint64_t *word);
-uint16_t rma_rwlock_writer_arrive(_Atomic uint64_t *word);
-int rma_rwlock_writer_ready(_Atomic uint64_t *word, uint16_t ticket);
 /* A reader whose turn it is (returns 1) has been admitted and has let the next reader in. */
 int rma_rwlock_reader_try_enter(_Atomic uint64_t *word, uint16_t ticket);
 void rma_rwlock_reader_release(_Atomic uint64_t *word);
-void rma_rwlock_writer_release(_Atomic uint64_t *word);
 /* Nobody holds or waits for the lock (a test and debugging aid). */
 int rma_rwlock_idle(_Atomic uint64_t *word);
 
@@ -65,8 +128,6 @@ struct rma_lock_words {
 int rma_lockall_try(_Atomic uint64_t *all, const struct rma_lock_words *words);
 int rma_lockall_may_retry(const struct rma_lock_words *words);
 void rma_lockall_release(_Atomic uint64_t *all);
-/* Exclusive lockers, once rma_rwlock_writer_ready: wait until this holds (no lock_all). */
-int rma_exclusive_ready(_Atomic uint64_t *all);
 
 /* ---- per-target mutex (accumulates that are not single hardware atomics) ---------------- */
 

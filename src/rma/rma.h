@@ -7,6 +7,7 @@
 #ifndef NODEMPI_RMA_H
 #define NODEMPI_RMA_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <mpi.h>
@@ -218,7 +219,16 @@ int rma_lock(struct rma_win *win, int lock_type, int target, int assert);
 int rma_unlock(struct rma_win *win, int target);
 int rma_lock_all(struct rma_win *win, int assert);
 int rma_unlock_all(struct rma_win *win);
-int rma_flush(struct rma_win *win, int target);   /* target -1: all (flush_all) */
+/* Flush, flush_local and their _all forms (target -1). Operations are complete at issue: a
+ * flush only orders them before what follows (a seq_cst fence: a put then a get must not
+ * pass each other). Inline: one of them follows nearly every passive-target operation. */
+static inline int rma_flush(struct rma_win *win, int target)
+{
+    int rc = rma_check_passive_epoch(win, target);
+    if (rc == MPI_SUCCESS)
+        atomic_thread_fence(memory_order_seq_cst);
+    return rc;
+}
 int rma_sync(struct rma_win *win);
 /* MPI_ERR_GROUP: a group member is not in the window's group. */
 int rma_group_ranks(struct rma_win *win, struct core_group *group, int *ranks);

@@ -92,18 +92,10 @@ static int mutex_ready(void *arg)
     return rma_mutex_ready(w->mutex, w->ticket);
 }
 
-void rma_mutex_lock(struct rma_win *win, int target)
+void rma_mutex_wait(struct rma_win *win, struct rma_mutex *mutex, uint32_t ticket)
 {
-    struct mutex_wait w = {&win->targets[target].mutex, 0};
-    w.ticket = rma_mutex_arrive(w.mutex);
-    if (!rma_mutex_ready(w.mutex, w.ticket))
-        rma_wait_slow(win, mutex_ready, &w);
-}
-
-void rma_mutex_unlock(struct rma_win *win, int target)
-{
-    rma_mutex_release(&win->targets[target].mutex);
-    rma_wake_waiters(win);
+    struct mutex_wait w = {mutex, ticket};
+    rma_wait_slow(win, mutex_ready, &w);
 }
 
 /* ---- epoch checks ------------------------------------------------------------------------- */
@@ -383,15 +375,6 @@ int rma_unlock_all(struct rma_win *win)
     }
     win->access = RMA_ACCESS_NONE;
     return MPI_SUCCESS;
-}
-
-/* Operations are complete at issue: a flush only orders them before what follows. */
-int rma_flush(struct rma_win *win, int target)
-{
-    int rc = rma_check_passive_epoch(win, target);
-    if (rc == MPI_SUCCESS)
-        atomic_thread_fence(memory_order_seq_cst);
-    return rc;
 }
 
 int rma_sync(struct rma_win *win)
