@@ -25,9 +25,9 @@
  * wait for nothing. An exclusive lock/unlock thus touches only its target's word, one RMW
  * each way; lock_all pays p loads instead.
  *
- * Memory ordering: arrivals are relaxed (they only reserve a place); the loads that see "my
- * turn" are acquire and every release is a release RMW, so the critical sections of
- * consecutive holders are ordered. Readers admitting the next reader use a relaxed RMW: all
+ * Memory ordering: reader arrivals are relaxed (they only reserve a place), a writer's is
+ * seq_cst (it is also the announcement above); the loads that see "my turn" are acquire and
+ * every release is a release RMW, so the critical sections of consecutive holders are ordered. Readers admitting the next reader use a relaxed RMW: all
  * updates of the word are RMWs, so they continue the release sequence of the last writer's
  * release and the next reader's acquire load still synchronizes with that writer. */
 #ifndef NODEMPI_RMA_LOCK_H
