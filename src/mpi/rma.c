@@ -514,6 +514,17 @@ static int check_transfer(MPI_Win win, MPI_Request *request, MPI_Count origin_co
 
 enum direction { TO_TARGET, FROM_TARGET };
 
+/* The checked paths of the hot calls stay out of line (NOINLINE_SLOW_PATH): inlined, their
+ * checks made every fast call save and restore six registers and build a large frame
+ * (docs/rma.md, "Costs"). */
+#define NOINLINE_SLOW_PATH __attribute__((noinline))
+
+static NOINLINE_SLOW_PATH int
+transfer_checked(enum direction direction, const void *origin, MPI_Count origin_count,
+                 MPI_Datatype origin_dt, int target_rank, MPI_Aint target_disp,
+                 MPI_Count target_count, MPI_Datatype target_dt, MPI_Win win,
+                 MPI_Request *request, const char *function);
+
 /* MPI_Put (TO_TARGET) and MPI_Get and their request-based forms: a plain contiguous transfer
  * to a reachable target takes the fast path; anything else is checked, then moved by one call
  * below. A get's origin buffer is writable: it arrives here as const only so both directions
@@ -523,13 +534,24 @@ static int transfer(enum direction direction, const void *origin, MPI_Count orig
                     MPI_Count target_count, MPI_Datatype target_dt, MPI_Win win,
                     MPI_Request *request, const char *function)
 {
-    struct op_args a = {.win = request ? NULL : fast_win(win, target_rank)};
+    struct rma_win *w = request ? NULL : fast_win(win, target_rank);
     size_t bytes;
-    if (a.win && fast_bytes(origin_count, origin_dt, target_count, target_dt, &bytes) &&
+    if (w && fast_bytes(origin_count, origin_dt, target_count, target_dt, &bytes) &&
         (direction == TO_TARGET
-             ? rma_put_fast(a.win, origin, bytes, target_rank, target_disp)
-             : rma_get_fast(a.win, (void *)origin, bytes, target_rank, target_disp)))
+             ? rma_put_fast(w, origin, bytes, target_rank, target_disp)
+             : rma_get_fast(w, (void *)origin, bytes, target_rank, target_disp)))
         return MPI_SUCCESS;
+    return transfer_checked(direction, origin, origin_count, origin_dt, target_rank,
+                            target_disp, target_count, target_dt, win, request, function);
+}
+
+static int transfer_checked(enum direction direction, const void *origin,
+                            MPI_Count origin_count, MPI_Datatype origin_dt, int target_rank,
+                            MPI_Aint target_disp, MPI_Count target_count,
+                            MPI_Datatype target_dt, MPI_Win win, MPI_Request *request,
+                            const char *function)
+{
+    struct op_args a = {0};
     int rc = check_transfer(win, request, origin_count, origin_dt, target_rank, target_disp,
                             target_count, target_dt, &a, function);
     if (rc != MPI_SUCCESS)
@@ -722,8 +744,35 @@ static int check_accumulate(const struct acc_call *c, MPI_Win win, MPI_Request *
                         a->target_type, function);
 }
 
+/* The fast path's argument test: origin, target (and result) the same type and count. The
+ * types are then one predefined contiguous type (rma_accumulate_fast's test), so the pairing
+ * rules hold; everything else, and every error, goes through the checked path. */
+static int accumulate_fast(const struct acc_call *c, MPI_Win win)
+{
+    struct rma_win *w = fast_win(win, c->target_rank);
+    if (!w || c->origin_dt != c->target_dt || c->origin_count != c->target_count ||
+        (c->fetch && (c->result_dt != c->target_dt || c->result_count != c->target_count)))
+        return 0;
+    struct dt_type *type = dt_from_handle(c->target_dt);
+    struct coll_op *op = coll_op_from_handle(c->op);
+    return type && op &&
+           rma_accumulate_fast(w, c->origin, c->fetch ? c->result : NULL, c->target_count, type,
+                               c->target_rank, c->target_disp, op);
+}
+
+static NOINLINE_SLOW_PATH int accumulate_checked(const struct acc_call *c, MPI_Win win,
+                                                MPI_Request *request, const char *function);
+
 static int accumulate(const struct acc_call *c, MPI_Win win, MPI_Request *request,
                       const char *function)
+{
+    if (!request && accumulate_fast(c, win))
+        return MPI_SUCCESS;
+    return accumulate_checked(c, win, request, function);
+}
+
+static int accumulate_checked(const struct acc_call *c, MPI_Win win, MPI_Request *request,
+                              const char *function)
 {
     struct op_args a = {0};
     int rc = check_accumulate(c, win, request, &a, function);
@@ -854,17 +903,13 @@ static int check_element_call(MPI_Win win, MPI_Datatype handle, struct rma_win *
     return rc;
 }
 
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+static NOINLINE_SLOW_PATH int fetch_and_op_checked(const void *origin_addr, void *result_addr,
+                                                  MPI_Datatype datatype, int target_rank,
+                                                  MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Fetch_and_op";
-    struct rma_win *w = fast_win(win, target_rank);
-    struct dt_type *t = dt_from_handle(datatype);
-    struct coll_op *o = coll_op_from_handle(op);
-    if (w && t && t->predefined && o &&
-        rma_fetch_and_op_fast(w, origin_addr, result_addr, t, target_rank, target_disp, o))
-        return MPI_SUCCESS;
+    struct rma_win *w;
+    struct dt_type *t;
     int rc = check_element_call(win, datatype, &w, &t, function);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -872,20 +917,30 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
                          target_disp, 1, datatype, op, 1};
     return accumulate(&a, win, NULL, function);
 }
-#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                          MPI_Win win)
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    const char *function = "MPI_Compare_and_swap";
     struct rma_win *w = fast_win(win, target_rank);
     struct dt_type *t = dt_from_handle(datatype);
-    if (w && t && t->predefined &&
-        rma_compare_and_swap_fast(w, origin_addr, compare_addr, result_addr, t, target_rank,
-                                  target_disp))
+    struct coll_op *o = coll_op_from_handle(op);
+    if (w && t && t->predefined && o &&
+        rma_fetch_and_op_fast(w, origin_addr, result_addr, t, target_rank, target_disp, o))
         return MPI_SUCCESS;
+    return fetch_and_op_checked(origin_addr, result_addr, datatype, target_rank, target_disp,
+                                op, win);
+}
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+
+static NOINLINE_SLOW_PATH int
+compare_and_swap_checked(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Win win)
+{
+    const char *function = "MPI_Compare_and_swap";
+    struct rma_win *w;
+    struct dt_type *t;
     int rc = check_element_call(win, datatype, &w, &t, function);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -900,6 +955,21 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     rc = rma_compare_and_swap(w, origin_addr, compare_addr, result_addr, t, target_rank,
                               target_disp);
     return rc == MPI_SUCCESS ? rc : op_failed(w, rc, target_rank, function);
+}
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                          MPI_Win win)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    struct rma_win *w = fast_win(win, target_rank);
+    struct dt_type *t = dt_from_handle(datatype);
+    if (w && t && t->predefined &&
+        rma_compare_and_swap_fast(w, origin_addr, compare_addr, result_addr, t, target_rank,
+                                  target_disp))
+        return MPI_SUCCESS;
+    return compare_and_swap_checked(origin_addr, compare_addr, result_addr, datatype,
+                                    target_rank, target_disp, win);
 }
 #pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
 
@@ -1023,9 +1093,8 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 }
 #pragma weak MPI_Win_test = PMPI_Win_test
 
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+static NOINLINE_SLOW_PATH int lock_checked(int lock_type, int rank, int assert, MPI_Win win)
 {
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     const char *function = "MPI_Win_lock";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1047,11 +1116,22 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
                          rank);
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Win_lock = PMPI_Win_lock
 
-int PMPI_Win_unlock(int rank, MPI_Win win)
+/* Valid arguments go straight to rma_lock; whatever it refuses (it changes nothing then) and
+ * every argument error take the checked path, which reports them. */
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    struct rma_win *w = fast_win(win, rank);
+    if (w && (lock_type == MPI_LOCK_EXCLUSIVE || lock_type == MPI_LOCK_SHARED) &&
+        (assert & ~MPI_MODE_NOCHECK) == 0 && rma_lock(w, lock_type, rank, assert) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return lock_checked(lock_type, rank, assert, win);
+}
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+
+static NOINLINE_SLOW_PATH int unlock_checked(int rank, MPI_Win win)
+{
     const char *function = "MPI_Win_unlock";
     struct rma_win *w;
     int rc = begin_win(win, &w, function);
@@ -1062,6 +1142,15 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     if ((rc = rma_unlock(w, rank)) != MPI_SUCCESS)
         return win_error(w, rc, function, "rank %d is not locked by this process", rank);
     return MPI_SUCCESS;
+}
+
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    struct rma_win *w = fast_win(win, rank);
+    if (w && rma_unlock(w, rank) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return unlock_checked(rank, win);
 }
 #pragma weak MPI_Win_unlock = PMPI_Win_unlock
 
@@ -1087,11 +1176,20 @@ int PMPI_Win_unlock_all(MPI_Win win)
 }
 #pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
 
+static NOINLINE_SLOW_PATH int flush_checked(int rank, MPI_Win win, int all,
+                                           const char *function);
+
 static int flush(int rank, MPI_Win win, int all, const char *function)
 {
     struct rma_win *w = fast_win(win, all ? 0 : rank);
     if (w && rma_flush(w, all ? -1 : rank) == MPI_SUCCESS)
         return MPI_SUCCESS;
+    return flush_checked(rank, win, all, function);
+}
+
+static int flush_checked(int rank, MPI_Win win, int all, const char *function)
+{
+    struct rma_win *w;
     int rc = begin_win(win, &w, function);
     if (rc == MPI_SUCCESS && !all)
         rc = check_rank(w, rank, function);

@@ -10,11 +10,20 @@
  *            get-modify-put made atomic by a lock at the target).
  * A bulk update must not interleave with element atomics on the same memory, so they meet
  * Dekker-style: an atomic updater publishes "I am updating target t" in its own flag line and
- * then checks t's bulk word; a bulk updater (holding t's mutex) sets the bulk word and then
- * waits until no flag names t. Both sides use seq_cst for the store and the load that
- * follows it, so at least one sees the other (an atomic updater that sees the bulk word
- * backs off and waits). Atomic updaters never touch a shared word, so concurrent
- * Fetch_and_ops on one counter cost one contended cache line, not two.
+ * then checks that t's mutex is idle; a bulk updater takes a ticket of t's mutex (that RMW
+ * is its announcement: the mutex is not idle from then until its release) and, its turn
+ * come, waits until no flag names t. Both sides use seq_cst for the store (RMW) and the load
+ * that follows it, so at least one sees the other (an atomic updater that sees the mutex
+ * held or wanted backs off and waits until it is idle). Atomic updaters never write a shared
+ * word, so concurrent Fetch_and_ops on one counter cost one contended cache line, not two;
+ * a bulk updater pays one RMW (its ticket) for both the mutex and the announcement.
+ *
+ * An origin holding an EXCLUSIVE lock on the target needs neither (holds_exclusive): no other
+ * process may access that target's window during its epoch (MPI-4.1 12.5.3: exclusive-lock
+ * accesses are not concurrent with other lock-protected ones, and a locked window must not be
+ * exposed to active-target epochs at the same time), and this process's own threads reach
+ * RMA one call at a time (MPI_THREAD_MULTIPLE runs every call under the big lock), so the
+ * fast paths update the target memory directly, without flag, mutex or per-element atomics.
  *
  * User-memory windows (Win_create, dynamic) have only the bulk path, through CMA when the
  * target is another process. Data moves in chunks of whole elements, so large accumulates need
@@ -36,7 +45,7 @@
 enum {
     STACK_CHUNK = 2048,        /* bytes staged on the stack (small accumulates: no malloc) */
     HEAP_CHUNK = 256 * 1024,   /* larger ones: a buffer that stays in L2 */
-    ATOMIC_MAX_ELEMENTS = 4,   /* more take the bulk path (docs/rma.md: the crossover) */
+    ATOMIC_MAX_ELEMENTS = 4,   /* integers: more take the bulk path (docs/rma.md: crossover) */
 };
 
 /* The predefined type whose packed elements the operator works on, per element kind. */
@@ -101,26 +110,21 @@ int rma_check_cas_type(const struct dt_type *type)
 
 /* ---- atomic and bulk updaters of one target (see the top of the file) ------------------- */
 
-struct bulk_wait {
-    _Atomic uint32_t *bulk;
-};
-
-static int bulk_over(void *arg)
+static int mutex_idle(void *mutex)
 {
-    return atomic_load_explicit(((struct bulk_wait *)arg)->bulk, memory_order_acquire) == 0;
+    return rma_mutex_idle(mutex);
 }
 
 static void atomic_enter(struct rma_win *win, int target)
 {
     _Atomic uint32_t *mine = &win->atomic_flags[win->rank].target;
-    _Atomic uint32_t *bulk = &win->targets[target].bulk;
+    struct rma_mutex *mutex = &win->targets[target].mutex;
     for (;;) {
         atomic_exchange_explicit(mine, (uint32_t)target + 1, memory_order_seq_cst);
-        if (atomic_load_explicit(bulk, memory_order_seq_cst) == 0)
+        if (rma_mutex_idle(mutex))
             return;
         atomic_store_explicit(mine, 0, memory_order_release);
-        struct bulk_wait w = {bulk};
-        rma_wait_until(win, bulk_over, &w);
+        rma_wait_until(win, mutex_idle, mutex);
     }
 }
 
@@ -130,15 +134,14 @@ static void atomic_leave(struct rma_win *win)
 }
 
 /* Bulk updaters hold the target's mutex; on shared-memory windows they also wait out the
- * atomic updaters already inside. Those leave within a few instructions unless preempted, so
- * this wait yields instead of sleeping (nobody would wake a sleeper: atomic updaters do not
- * pay for a wake-up check). */
+ * atomic updaters already inside (their ticket announced them, see the top of the file).
+ * Those leave within a few instructions unless preempted, so this wait yields instead of
+ * sleeping (nobody would wake a sleeper: atomic updaters do not pay for a wake-up check). */
 static void bulk_enter(struct rma_win *win, int target)
 {
     rma_mutex_lock(win, target);
     if (!win->shared_memory)
         return;
-    atomic_store_explicit(&win->targets[target].bulk, 1, memory_order_seq_cst);
     for (int r = 0; r < win->size; r++) {
         while (atomic_load_explicit(&win->atomic_flags[r].target, memory_order_seq_cst) ==
                (uint32_t)target + 1) {
@@ -152,9 +155,17 @@ static void bulk_enter(struct rma_win *win, int target)
 
 static void bulk_leave(struct rma_win *win, int target)
 {
-    if (win->shared_memory)
-        atomic_store_explicit(&win->targets[target].bulk, 0, memory_order_release);
-    rma_mutex_unlock(win, target); /* wakes atomic updaters waiting for the bulk word too */
+    rma_mutex_unlock(win, target); /* wakes atomic updaters waiting for an idle mutex too */
+}
+
+/* How many elements of type the atomic path takes at most (rma_atomic_supported types). Floats
+ * and doubles are compare-and-swap loops whatever the operator: from two elements on, one
+ * mutex round trip costs less (docs/rma.md, "Costs": 4 floats 48 ns as CAS loops, 35 ns in
+ * bulk); integers of up to 4 elements stay (SUM/REPLACE are single instructions). */
+static size_t atomic_max_bytes(const struct dt_type *type)
+{
+    int real = type->element == DT_ELEMENT_FLOAT || type->element == DT_ELEMENT_DOUBLE;
+    return (size_t)type->element_size * (real ? 1 : ATOMIC_MAX_ELEMENTS);
 }
 
 /* The atomic path needs every target element aligned to its size. */
@@ -339,6 +350,28 @@ static int accumulate_locked(struct acc_args *a)
     return rc;
 }
 
+/* Whether the fast paths take this operator on this predefined contiguous type: the same
+ * rules as the checked path, looked up once per pair and window (rma_win.fast_op). */
+static int fast_pair_ok(struct rma_win *win, const struct coll_op *op,
+                        const struct dt_type *type)
+{
+    if (op == win->fast_op && type == win->fast_type)
+        return 1;
+    if (!type->predefined || !type->contiguous || rma_check_accumulate_op(op, type) != MPI_SUCCESS)
+        return 0;
+    win->fast_op = op;
+    win->fast_type = type;
+    win->fast_atomic_bytes = rma_atomic_supported(type) ? atomic_max_bytes(type) : 0;
+    return 1;
+}
+
+/* The caller's epoch to target is an exclusive lock (with or without MPI_MODE_NOCHECK): no
+ * other process accesses its window until the unlock (top of the file). */
+static int holds_exclusive(const struct rma_win *win, int target)
+{
+    return win->access == RMA_ACCESS_LOCK && (win->lock_kind[target] & RMA_LOCKED_EXCLUSIVE);
+}
+
 /* ---- entry points ------------------------------------------------------------------------- */
 
 int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_count,
@@ -359,7 +392,7 @@ int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_cou
     if (rc != MPI_SUCCESS)
         return rc;
     if (win->shared_memory && rma_atomic_supported(target_type) &&
-        bytes <= ATOMIC_MAX_ELEMENTS * (size_t)target_type->element_size &&
+        bytes <= atomic_max_bytes(target_type) &&
         aligned_elements(&a.mem)) {
         atomic_enter(win, target);
         rc = accumulate_atomic(&a);
@@ -369,13 +402,54 @@ int rma_accumulate(struct rma_win *win, const void *origin, MPI_Count origin_cou
     return accumulate_locked(&a);
 }
 
-/* One aligned element of a type the CPU updates atomically, on a shared-memory window. */
-static char *atomic_element(struct rma_win *win, struct dt_type *type, int target,
-                            MPI_Aint disp)
+/* Accumulate and Get_accumulate whose origin, target and result are all `count` elements of
+ * one predefined contiguous type on memory this process addresses: the same two paths as
+ * rma_accumulate, without its general machinery (target memory descriptor, staging, iovecs).
+ * Every rule it cannot see through cheaply (operator for the type, range, epoch) sends the
+ * call back to the checked path, which reports the error. */
+int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, MPI_Count count,
+                        struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op)
 {
-    size_t size = (size_t)type->size;
-    if (!win->shared_memory || !type->contiguous || !rma_atomic_supported(type) ||
-        (size_t)type->element_size != size)
+    size_t bytes;
+    if (!win->shared_memory || count <= 0 ||
+        __builtin_mul_overflow((size_t)count, (size_t)type->size, &bytes) ||
+        !fast_pair_ok(win, op, type))
+        return 0;
+    char *t = rma_direct_address(win, target, disp, bytes);
+    if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
+        return 0;
+    int exclusive = holds_exclusive(win, target);
+    size_t size = (size_t)type->element_size;
+    if (!exclusive && bytes <= win->fast_atomic_bytes && ((uintptr_t)t & (size - 1)) == 0) {
+        const char *o = op->kind == COLL_OP_NO_OP ? NULL : origin;
+        char *r = result;
+        atomic_enter(win, target);
+        for (size_t i = 0; i < bytes; i += size)
+            rma_atomic_apply(type->element, size, op->kind, t + i, o ? o + i : NULL,
+                             r ? r + i : NULL);
+        atomic_leave(win);
+        return 1;
+    }
+    /* In place, under the target's mutex unless we hold it exclusively (bulk_in_place; a
+     * contiguous predefined type is its own basic type, so coll_op_apply takes it as it is). */
+    if (!exclusive)
+        bulk_enter(win, target);
+    if (result)
+        memcpy(result, t, bytes);
+    if (op->kind == COLL_OP_REPLACE)
+        memmove(t, origin, bytes);
+    else if (op->kind != COLL_OP_NO_OP)
+        coll_op_apply(op, origin, t, count, type);
+    if (!exclusive)
+        bulk_leave(win, target);
+    return 1;
+}
+
+/* One aligned element of `size` bytes on a shared-memory window, in an open epoch (the
+ * caller has checked that its type is one the CPU updates atomically). */
+static char *atomic_element(struct rma_win *win, size_t size, int target, MPI_Aint disp)
+{
+    if (!win->shared_memory)
         return NULL;
     char *t = rma_direct_address(win, target, disp, size);
     if (!t || ((uintptr_t)t & (size - 1)) || rma_check_epoch(win, target) != MPI_SUCCESS)
@@ -386,12 +460,19 @@ static char *atomic_element(struct rma_win *win, struct dt_type *type, int targe
 int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
                           struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op)
 {
-    if (!op->predefined || (op->kind != COLL_OP_NO_OP && op->kind != COLL_OP_REPLACE &&
-                            coll_op_check(op, type) != MPI_SUCCESS))
+    /* fast_pair_ok has checked the type: one element the atomic path takes is all we need */
+    if (!fast_pair_ok(win, op, type) || win->fast_atomic_bytes < (size_t)type->size ||
+        type->element_size != type->size)
         return 0;
-    char *t = atomic_element(win, type, target, disp);
+    char *t = atomic_element(win, (size_t)type->size, target, disp);
     if (!t)
         return 0;
+    /* Under an exclusive lock the element operation needs no flag; it stays one atomic
+     * instruction (as cheap as a plain update when nobody else touches the line). */
+    if (holds_exclusive(win, target)) {
+        rma_atomic_apply(type->element, (size_t)type->size, op->kind, t, origin, result);
+        return 1;
+    }
     atomic_enter(win, target);
     rma_atomic_apply(type->element, (size_t)type->size, op->kind, t, origin, result);
     atomic_leave(win);
@@ -401,11 +482,19 @@ int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
 int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const void *compare,
                               void *result, struct dt_type *type, int target, MPI_Aint disp)
 {
-    if (rma_check_cas_type(type) != MPI_SUCCESS)
-        return 0;
-    char *t = atomic_element(win, type, target, disp);
+    /* the type rules once per type and window (predefined types are never freed) */
+    if (type != win->fast_cas_type) {
+        if (rma_check_cas_type(type) != MPI_SUCCESS)
+            return 0;
+        win->fast_cas_type = type;
+    }
+    char *t = atomic_element(win, (size_t)type->size, target, disp);
     if (!t)
         return 0;
+    if (holds_exclusive(win, target)) { /* as in rma_fetch_and_op_fast */
+        rma_atomic_cas((size_t)type->size, t, compare, origin, result);
+        return 1;
+    }
     atomic_enter(win, target);
     rma_atomic_cas((size_t)type->size, t, compare, origin, result);
     atomic_leave(win);

@@ -24,7 +24,7 @@
 
 /* Window-wide words, first cache lines of the control area. */
 struct rma_shm_header {
-    _Atomic uint64_t lock_all;   /* lock.h: lock_all epochs | exclusive locks */
+    _Atomic uint64_t lock_all;   /* lock.h: open lock_all epochs (and arrivals backing off) */
     char pad0[RMA_CACHE_LINE - 8];
     _Atomic uint32_t waiters;    /* processes in a wait loop on this window (wake-up hint) */
     char pad1[RMA_CACHE_LINE - 4];
@@ -34,10 +34,11 @@ struct rma_shm_header {
  * second line per target for little (both are touched by the same origins). */
 struct rma_target_ctrl {
     _Atomic uint64_t lock;       /* lock.h ticket reader/writer lock */
-    struct rma_mutex mutex;      /* accumulates that are not single hardware atomics */
+    struct rma_mutex mutex;      /* accumulates that are not single hardware atomics; held or
+                                  * wanted (next != serving) also tells element-atomic updaters
+                                  * to keep off (accumulate.c) */
     _Atomic uint32_t regions;    /* dynamic windows: entries used in this rank's region table */
-    _Atomic uint32_t bulk;       /* 1 while a mutex holder updates this rank's memory in bulk */
-    char pad[RMA_CACHE_LINE - 24];
+    char pad[RMA_CACHE_LINE - 20];
 };
 
 /* One per rank, one cache line written only by that rank: the target (+1) it is updating with
@@ -73,11 +74,28 @@ int rma_shm_create(struct core_comm *comm, size_t bytes, void **base);
 /* sync.c: wait (progressing, then sleeping like every waiter) until ready(arg) holds, and wake
  * waiters of this window after publishing something they may wait for. */
 void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg);
+/* The same when the caller has just seen ready(arg) fail (fast paths test it inline). */
+void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg);
 void rma_wake_waiters(struct rma_win *win);
 void rma_wake_rank(struct rma_win *win, int rank);
-/* Per-target mutex around non-atomic accumulates. */
-void rma_mutex_lock(struct rma_win *win, int target);
-void rma_mutex_unlock(struct rma_win *win, int target);
+/* Per-target mutex around non-atomic accumulates. Inline: every bulk accumulate takes it;
+ * only a wait for the turn leaves the straight line (sync.c). */
+void rma_mutex_wait(struct rma_win *win, struct rma_mutex *mutex, uint32_t ticket);
+
+static inline void rma_mutex_lock(struct rma_win *win, int target)
+{
+    struct rma_mutex *mutex = &win->targets[target].mutex;
+    uint32_t ticket = rma_mutex_arrive(mutex);
+    if (!rma_mutex_ready(mutex, ticket))
+        rma_mutex_wait(win, mutex, ticket);
+}
+
+/* The release wakes sleepers (other bulk updaters, element updaters waiting for idle). */
+static inline void rma_mutex_unlock(struct rma_win *win, int target)
+{
+    rma_mutex_release(&win->targets[target].mutex);
+    rma_wake_waiters(win);
+}
 
 /* transfer.c: the address of `bytes` contiguous bytes at disp of a target this process
  * addresses directly (shared memory or itself, not dynamic), or NULL when the fast paths do

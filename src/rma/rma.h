@@ -7,6 +7,7 @@
 #ifndef NODEMPI_RMA_H
 #define NODEMPI_RMA_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <mpi.h>
@@ -70,6 +71,14 @@ struct rma_win {
     int exposure_group_size;
     int exposure_nocheck;
     uint32_t *completes_expected; /* [size]: completes from each origin that end our posts */
+
+    /* accumulate.c: the last (operator, predefined type) pair the fast paths accepted, and how
+     * many bytes of that type the element-atomic path takes (0: none). Both objects are
+     * predefined, hence never freed, so their addresses identify them for good. */
+    const struct coll_op *fast_op;
+    const struct dt_type *fast_type;
+    size_t fast_atomic_bytes;
+    const struct dt_type *fast_cas_type;  /* the last type Compare_and_swap's fast path took */
 
     /* attributes, name, handler, hints */
     void *attr_base;
@@ -187,6 +196,8 @@ int rma_compare_and_swap(struct rma_win *win, const void *origin, const void *co
 int rma_put_fast(struct rma_win *win, const void *origin, size_t bytes, int target,
                  MPI_Aint disp);
 int rma_get_fast(struct rma_win *win, void *origin, size_t bytes, int target, MPI_Aint disp);
+int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, MPI_Count count,
+                        struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op);
 int rma_fetch_and_op_fast(struct rma_win *win, const void *origin, void *result,
                           struct dt_type *type, int target, MPI_Aint disp, struct coll_op *op);
 int rma_compare_and_swap_fast(struct rma_win *win, const void *origin, const void *compare,
@@ -208,7 +219,16 @@ int rma_lock(struct rma_win *win, int lock_type, int target, int assert);
 int rma_unlock(struct rma_win *win, int target);
 int rma_lock_all(struct rma_win *win, int assert);
 int rma_unlock_all(struct rma_win *win);
-int rma_flush(struct rma_win *win, int target);   /* target -1: all (flush_all) */
+/* Flush, flush_local and their _all forms (target -1). Operations are complete at issue: a
+ * flush only orders them before what follows (a seq_cst fence: a put then a get must not
+ * pass each other). Inline: one of them follows nearly every passive-target operation. */
+static inline int rma_flush(struct rma_win *win, int target)
+{
+    int rc = rma_check_passive_epoch(win, target);
+    if (rc == MPI_SUCCESS)
+        atomic_thread_fence(memory_order_seq_cst);
+    return rc;
+}
 int rma_sync(struct rma_win *win);
 /* MPI_ERR_GROUP: a group member is not in the window's group. */
 int rma_group_ranks(struct rma_win *win, struct core_group *group, int *ranks);

@@ -41,6 +41,11 @@ void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg)
 {
     if (ready(arg))
         return;
+    rma_wait_slow(win, ready, arg);
+}
+
+void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg)
+{
     atomic_fetch_add_explicit(&win->header->waiters, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
     struct wait_closure closure = {ready, arg};
@@ -87,17 +92,10 @@ static int mutex_ready(void *arg)
     return rma_mutex_ready(w->mutex, w->ticket);
 }
 
-void rma_mutex_lock(struct rma_win *win, int target)
+void rma_mutex_wait(struct rma_win *win, struct rma_mutex *mutex, uint32_t ticket)
 {
-    struct mutex_wait w = {&win->targets[target].mutex, 0};
-    w.ticket = rma_mutex_arrive(w.mutex);
-    rma_wait_until(win, mutex_ready, &w);
-}
-
-void rma_mutex_unlock(struct rma_win *win, int target)
-{
-    rma_mutex_release(&win->targets[target].mutex);
-    rma_wake_waiters(win);
+    struct mutex_wait w = {mutex, ticket};
+    rma_wait_slow(win, mutex_ready, &w);
 }
 
 /* ---- epoch checks ------------------------------------------------------------------------- */
@@ -295,6 +293,13 @@ static int no_exclusive(void *arg)
     return rma_lockall_may_retry(arg);
 }
 
+static struct rma_lock_words target_words(struct rma_win *win)
+{
+    struct rma_lock_words words = {&win->targets[0].lock, sizeof(struct rma_target_ctrl),
+                                    win->size};
+    return words;
+}
+
 int rma_lock(struct rma_win *win, int lock_type, int target, int assert)
 {
     if (!(access_free(win) || win->access == RMA_ACCESS_LOCK) || win->lock_kind[target])
@@ -304,12 +309,14 @@ int rma_lock(struct rma_win *win, int lock_type, int target, int assert)
         kind |= RMA_LOCKED_NOCHECK;
     } else {
         struct ticket_wait w = {&win->targets[target].lock, 0};
-        w.ticket = rma_rwlock_arrive(w.word);
         if (kind == RMA_LOCKED_EXCLUSIVE) {
-            rma_wait_until(win, writer_ready, &w);
-            rma_exclusive_announce(&win->header->lock_all);
-            rma_wait_until(win, no_lock_all, &win->header->lock_all);
+            w.ticket = rma_rwlock_writer_arrive(w.word);
+            if (!rma_rwlock_writer_ready(w.word, w.ticket))
+                rma_wait_slow(win, writer_ready, &w);
+            if (!rma_exclusive_ready(&win->header->lock_all))
+                rma_wait_slow(win, no_lock_all, &win->header->lock_all);
         } else {
+            w.ticket = rma_rwlock_arrive(w.word);
             rma_wait_until(win, reader_enter, &w);
         }
     }
@@ -326,7 +333,6 @@ int rma_unlock(struct rma_win *win, int target)
     int kind = win->lock_kind[target];
     if (!(kind & RMA_LOCKED_NOCHECK)) {
         if (kind == RMA_LOCKED_EXCLUSIVE) {
-            rma_exclusive_leave(&win->header->lock_all);
             rma_rwlock_writer_release(&win->targets[target].lock);
         } else {
             rma_rwlock_reader_release(&win->targets[target].lock);
@@ -346,8 +352,13 @@ int rma_lock_all(struct rma_win *win, int assert)
     if (!access_free(win))
         return MPI_ERR_RMA_SYNC;
     win->lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
-    while (!win->lock_all_nocheck && !rma_lockall_try(&win->header->lock_all))
-        rma_wait_until(win, no_exclusive, &win->header->lock_all);
+    struct rma_lock_words words = target_words(win);
+    while (!win->lock_all_nocheck && !rma_lockall_try(&win->header->lock_all, &words)) {
+        /* Our count was up for a moment: an exclusive locker may have seen it and gone to
+         * sleep waiting for it to drop, so wake it. */
+        rma_wake_waiters(win);
+        rma_wait_until(win, no_exclusive, &words);
+    }
     win->access = RMA_ACCESS_LOCK_ALL;
     return MPI_SUCCESS;
 }
@@ -364,15 +375,6 @@ int rma_unlock_all(struct rma_win *win)
     }
     win->access = RMA_ACCESS_NONE;
     return MPI_SUCCESS;
-}
-
-/* Operations are complete at issue: a flush only orders them before what follows. */
-int rma_flush(struct rma_win *win, int target)
-{
-    int rc = rma_check_passive_epoch(win, target);
-    if (rc == MPI_SUCCESS)
-        atomic_thread_fence(memory_order_seq_cst);
-    return rc;
 }
 
 int rma_sync(struct rma_win *win)

@@ -4,7 +4,8 @@
  * mutex holders increment plain (non-atomic) counters with a yield in the middle of the
  * read-modify-write, so a broken lock loses increments. Checks the final counts are exact, the
  * words are idle at the end, and the 16-bit ticket fields survive wrapping (more than 65536
- * acquisitions of one word). No MPI runtime. */
+ * acquisitions of one word). lock_all scans two target words (the locked one and an idle
+ * one, as a window of two ranks would). No MPI runtime. */
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@ enum { NPROC = 6, ITERATIONS = 10000 };
 
 struct shared {
     _Atomic uint64_t lock;
+    _Atomic uint64_t idle_lock; /* a second target nobody locks: lock_all still reads it */
     _Atomic uint64_t lock_all;
     struct rma_mutex mutex;
     _Atomic int writers_in, readers_in, all_in;
@@ -45,10 +47,9 @@ static void fail(struct shared *s, const char *what)
 static void exclusive(struct shared *s, unsigned *seed)
 {
     unsigned spins = 0;
-    uint16_t ticket = rma_rwlock_arrive(&s->lock);
+    uint16_t ticket = rma_rwlock_writer_arrive(&s->lock);
     while (!rma_rwlock_writer_ready(&s->lock, ticket))
         relax(&spins);
-    rma_exclusive_announce(&s->lock_all);
     while (!rma_exclusive_ready(&s->lock_all))
         relax(&spins);
     if (atomic_fetch_add(&s->writers_in, 1) != 0 || atomic_load(&s->readers_in) != 0 ||
@@ -59,7 +60,6 @@ static void exclusive(struct shared *s, unsigned *seed)
         sched_yield();
     s->counter = value + 1;
     atomic_fetch_sub(&s->writers_in, 1);
-    rma_exclusive_leave(&s->lock_all);
     rma_rwlock_writer_release(&s->lock);
     atomic_fetch_add(&s->exclusive_done, 1);
 }
@@ -84,8 +84,9 @@ static void shared_lock(struct shared *s, unsigned *seed)
 static void lock_all(struct shared *s, unsigned *seed)
 {
     unsigned spins = 0;
-    while (!rma_lockall_try(&s->lock_all))
-        while (!rma_lockall_may_retry(&s->lock_all))
+    struct rma_lock_words words = {&s->lock, sizeof(_Atomic uint64_t), 2};
+    while (!rma_lockall_try(&s->lock_all, &words))
+        while (!rma_lockall_may_retry(&words))
             relax(&spins);
     atomic_fetch_add(&s->all_in, 1);
     if (rand_r(seed) % 8 == 0)
@@ -132,7 +133,7 @@ static int wrap_test(void)
 {
     _Atomic uint64_t word = 0;
     for (int i = 0; i < 200000; i++) {
-        uint16_t t = rma_rwlock_arrive(&word);
+        uint16_t t = i % 3 == 0 ? rma_rwlock_arrive(&word) : rma_rwlock_writer_arrive(&word);
         if (i % 3 == 0) {
             if (!rma_rwlock_reader_try_enter(&word, t))
                 return 1;
