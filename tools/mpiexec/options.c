@@ -241,8 +241,9 @@ static const struct {
     const char *name;
     enum bind_policy policy;
 } bind_names[] = {
-    {"core", BIND_CORE},         {"hwthread", BIND_HWTHREAD}, {"l3cache", BIND_L3CACHE},
-    {"numa", BIND_NUMA},         {"socket", BIND_SOCKET},     {"none", BIND_NONE},
+    {"core", BIND_CORE},       {"hwthread", BIND_HWTHREAD}, {"l3cache", BIND_L3CACHE},
+    {"l3", BIND_L3CACHE},      {"numa", BIND_NUMA},         {"socket", BIND_SOCKET},
+    {"none", BIND_NONE},
 };
 
 static bool apply_bind(struct launch_options *opts, const char *spelling, const char *value,

@@ -4,7 +4,6 @@
  * handlers of MPI_COMM_WORLD and MPI_COMM_SELF, the CPUs it may run on. With
  * "--provoke" first, it then raises an error outside any communicator (on
  * MPI_COMM_NULL) and reports the class that came back, if one did. */
-#define _GNU_SOURCE /* sched_getaffinity */
 #include <mpi.h>
 #include <sched.h>
 #include <stdio.h>

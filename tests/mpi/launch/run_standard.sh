@@ -43,15 +43,22 @@ run -arch sparc64 "$REPORT"
 expect_usage_error "^mpiexec: -arch sparc64: this node's architecture is $(uname -m)"
 
 # -wdir and the default keys.
-run -n 2 -wdir "$WORK" "$REPORT" --provoke
-expect_status 1 # the default handler: MPI_ERRORS_ARE_FATAL ends the job
+run -n 2 -wdir "$WORK" "$REPORT" HOME
+expect_size 2
 expect_line "$OUT" "rank 1 info wdir=$WORK"
 expect_line "$OUT" "rank 0 info command=$REPORT"
-expect_line "$OUT" "rank 0 info argv=--provoke"
+expect_line "$OUT" "rank 0 info argv=HOME"
+expect_line "$OUT" "rank 0 info maxprocs=2"
 expect_line "$OUT" "rank 0 info thread_level=MPI_THREAD_SINGLE"
 expect_line "$OUT" "rank 0 info file unset"
 expect_line "$OUT" "rank 0 info soft unset"
-expect_line "$OUT" "rank 0 errhandler world=fatal self=fatal"
+expect_line "$OUT" "rank 0 info host=$(hostname)"
+expect_line "$OUT" "rank 1 errhandler world=fatal self=fatal"
+run -n 1 "$REPORT" --provoke
+CHECKS=$((CHECKS + 1)) # the default handler, MPI_ERRORS_ARE_FATAL, ends the job
+[ "$STATUS" -ne 0 ] && grep -q "^nodempi: MPI_Comm_size: invalid communicator" "$ERR" &&
+    ! grep -q "provoked class" "$OUT" ||
+    launch_fail "MPI_ERRORS_ARE_FATAL by default: the job did not end with the error"
 
 # -path: where a bare program name is looked for, instead of PATH.
 mkdir -p "$WORK/bin"
