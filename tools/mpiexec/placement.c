@@ -173,8 +173,9 @@ static void format_cpu_list(const cpu_set_t *set, char *text, size_t len)
         int last = cpu;
         while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
             last++;
-        int n = last > cpu ? snprintf(text + used, len - used, "%s%d-%d", used ? "," : "", cpu, last)
-                           : snprintf(text + used, len - used, "%s%d", used ? "," : "", cpu);
+        const char *comma = used ? "," : "";
+        int n = last > cpu ? snprintf(text + used, len - used, "%s%d-%d", comma, cpu, last)
+                           : snprintf(text + used, len - used, "%s%d", comma, cpu);
         used += n > 0 ? (size_t)n : 0;
         cpu = last;
     }

@@ -72,6 +72,8 @@ expect_bindings_as_reported() {
     local r cpus
     for ((r = 0; r < $1; r++)); do
         cpus=$(awk -v r="$r" '$1 == "rank" && $2 == r && $3 == "cpus" { print $4 }' "$OUT")
-        expect_line "$ERR" "mpiexec: rank $r bound to CPU$(case $cpus in *[,-]*) echo s;; esac) $cpus"
+        local plural=""
+        case $cpus in *[,-]*) plural=s ;; esac
+        expect_line "$ERR" "mpiexec: rank $r bound to CPU$plural $cpus"
     done
 }
