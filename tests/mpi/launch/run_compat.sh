@@ -67,6 +67,9 @@ expect_usage_error "^mpiexec: -f $WORK/remote line 2: host 'remote7.invalid' is 
 printf 'localhost slots=two\n' > "$WORK/badslots"
 run --hostfile "$WORK/badslots" "$REPORT"
 expect_usage_error "^mpiexec: --hostfile $WORK/badslots line 1: cannot use 'slots=two'"
+printf '# nothing\n\n' > "$WORK/empty"
+run -machinefile "$WORK/empty" "$REPORT"
+expect_usage_error "^mpiexec: -machinefile $WORK/empty: no host in the file"
 run -f "$WORK/missing" "$REPORT"
 expect_usage_error "^mpiexec: -f $WORK/missing: No such file"
 
