@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <sys/utsname.h>
 
+#include "configfile.h"
 #include "hosts.h"
 #include "soft.h"
 
@@ -94,6 +95,9 @@ static const char usage_text[] =
     "  --allow-run-as-root    accepted for compatibility (nodempi always allows it)\n"
     "  -h, --help             this text\n"
     "  --version              print the nodempi version\n"
+    "\n"
+    "  -configfile FILE       the program sections from FILE, one a line ('#' comments,\n"
+    "                         '\\' continues a line, quotes keep blanks); the last option\n"
     "\n"
     "-file (the MPI standard leaves its format to the implementation) is not supported.\n"
     "Exit status: 0 when every rank exits 0; otherwise the first failing rank's status,\n"
@@ -228,6 +232,19 @@ static bool apply_file(struct launch_options *opts, const char *spelling, const 
             "programs separated by ':')\n",
             spelling, value);
     return false;
+}
+
+/* The program sections continue from the file's words (parse_context_options switches). */
+static bool apply_configfile(struct launch_options *opts, const char *spelling,
+                             const char *value, const char *second)
+{
+    (void)second;
+    if (opts->configfile.words) {
+        fprintf(stderr, "mpiexec: %s %s: only one configuration file, not inside another\n",
+                spelling, value);
+        return false;
+    }
+    return configfile_read(value, spelling, &opts->configfile);
 }
 
 static bool apply_universe(struct launch_options *opts, const char *spelling, const char *value,
@@ -489,6 +506,7 @@ static const struct option_spec option_table[] = {
     {{"-wdir", "--wdir", "-wd", "--wd", NULL}, VALUES_ONE, apply_wdir},
     {{"-path", "--path", NULL}, VALUES_ONE, apply_path},
     {{"-file", "--file", NULL}, VALUES_ONE, apply_file},
+    {{"-configfile", "--configfile", NULL}, VALUES_ONE, apply_configfile},
     {{"-initial-errhandler", "--initial-errhandler", NULL}, VALUES_ONE,
      apply_initial_errhandler},
     /* Hosts and counts per node, as MPICH (Hydra) and Open MPI write them. */
@@ -595,18 +613,40 @@ void options_free(struct launch_options *opts)
         free(opts->rank_env[i].assignment);
     free(opts->rank_env);
     free(opts->apps);
+    configfile_free(&opts->configfile);
     opts->apps = NULL;
     opts->rank_env = NULL;
     opts->rank_env_count = 0;
 }
 
-/* Parses one context's options from argv[*index] to its program; OPTIONS_LAUNCH with *index
- * at the program word. */
-static enum options_outcome parse_context_options(int argc, char **argv, int *index,
+/* The words being parsed: the command line's, then a -configfile's. */
+struct word_list {
+    int count;
+    char **words;
+};
+
+/* After -configfile, the command line must end: the file holds the program sections. */
+static bool switch_to_configfile(struct word_list *list, int at, struct launch_options *opts)
+{
+    if (at + 1 < list->count) {
+        fprintf(stderr, "mpiexec: -configfile must be the last option, '%s' follows it\n",
+                list->words[at + 1]);
+        return false;
+    }
+    list->count = opts->configfile.count;
+    list->words = opts->configfile.words;
+    return true;
+}
+
+/* Parses one context's options from list->words[*index] to its program; OPTIONS_LAUNCH with
+ * *index at the program word. */
+static enum options_outcome parse_context_options(struct word_list *list, int *index,
                                                   struct launch_options *opts)
 {
     int i = *index;
-    for (; i < argc; i++) {
+    for (; i < list->count; i++) {
+        int argc = list->count;
+        char **argv = list->words;
         const char *word = argv[i];
         if (strcmp(word, "--") == 0) {
             i++;
@@ -624,8 +664,13 @@ static enum options_outcome parse_context_options(int argc, char **argv, int *in
         }
         if (!apply_option(argc, argv, &i, opts))
             return OPTIONS_BAD_USAGE;
+        if (opts->configfile.words && list->words != opts->configfile.words) {
+            if (!switch_to_configfile(list, i, opts))
+                return OPTIONS_BAD_USAGE;
+            i = -1; /* the loop's i++ starts at the file's first word */
+        }
     }
-    if (i >= argc || strcmp(argv[i], ":") == 0) {
+    if (i >= list->count || strcmp(list->words[i], ":") == 0) {
         fprintf(stderr, "mpiexec: no program given (see mpiexec --help)\n");
         return OPTIONS_BAD_USAGE;
     }
@@ -691,11 +736,14 @@ enum options_outcome options_parse(int argc, char **argv, struct launch_options 
         !apply_universe(opts, "NODEMPI_UNIVERSE_SIZE", env_universe, NULL))
         return OPTIONS_BAD_USAGE;
     int total = 0;
+    struct word_list list = {argc, argv};
     for (int i = 1;;) {
         pending = (struct context_request){0};
-        enum options_outcome outcome = parse_context_options(argc, argv, &i, opts);
+        enum options_outcome outcome = parse_context_options(&list, &i, opts);
         if (outcome != OPTIONS_LAUNCH)
             return outcome;
+        argc = list.count;
+        argv = list.words;
         if (!add_context(opts, &argv[i]))
             return OPTIONS_BAD_USAGE;
         total += opts->apps[opts->napps - 1].nranks;

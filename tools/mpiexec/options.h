@@ -7,6 +7,8 @@
 
 #include <stdbool.h>
 
+#include "configfile.h"
+
 enum bind_policy {
     BIND_DEFAULT,  /* one core per rank while ranks fit, unbound when oversubscribed */
     BIND_CORE,     /* asked for explicitly: same placement, but oversubscription is reported */
@@ -54,6 +56,7 @@ struct launch_options {
     struct app_context *apps; /* napps contexts (malloc'd) */
     int napps;
     int universe_size;        /* --universe-size: MPI_UNIVERSE_SIZE, 0: the default */
+    struct configfile configfile; /* -configfile: the program sections' words, if given */
 };
 
 enum options_outcome {

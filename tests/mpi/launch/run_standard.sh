@@ -71,6 +71,26 @@ CHECKS=$((CHECKS + 1))
 grep -q "^mpiexec: report-copy: not found in -path /nonexistent" "$ERR" ||
     launch_fail "no message naming the program and -path"
 
+# -configfile: one program section a line, as in the MPI standard's example.
+cat > "$WORK/config" <<CONFIG
+# two programs of one job
+-n 2 -env WHO "first program" $REPORT WHO
+-n 1 -wdir $WORK \\
+    $REPORT WHO   # continued line
+CONFIG
+run -configfile "$WORK/config"
+expect_status 0
+expect_line "$OUT" "rank 1 size 3 appnum 0"
+expect_line "$OUT" "rank 1 env WHO=first program"
+expect_line "$OUT" "rank 2 size 3 appnum 1"
+expect_line "$OUT" "rank 2 env WHO unset"
+expect_line "$OUT" "rank 2 info wdir=$WORK"
+run -configfile "$WORK/config" extra
+expect_usage_error "^mpiexec: -configfile must be the last option, 'extra' follows it"
+printf -- '-n 2 "%s\n' "$REPORT" > "$WORK/badconfig"
+run -configfile "$WORK/badconfig"
+expect_usage_error "^mpiexec: -configfile $WORK/badconfig: a quote is not closed"
+
 # -file: its format is the implementation's; nodempi has none and says so.
 run -file "$WORK/none" "$REPORT"
 expect_usage_error "^mpiexec: -file $WORK/none: not supported"
