@@ -81,14 +81,16 @@ static void widen_bindings(hwloc_topology_t topo, enum bind_policy policy, int n
     hwloc_obj_type_t type = wide_binding_type(policy);
     if (type == HWLOC_OBJ_TYPE_MAX || !plan->ranks[0].bound)
         return;
+    if (hwloc_get_nbobjs_by_type(topo, type) <= 0) {
+        fprintf(stderr, "mpiexec: this machine has no %s objects: ranks are bound to %s\n",
+                hwloc_obj_type_string(type), hwloc_obj_type_string(unit));
+        return;
+    }
     for (int r = 0; r < nranks; r++) {
         hwloc_obj_t own = hwloc_get_obj_by_type(topo, unit, (unsigned)r);
         hwloc_obj_t wide = own ? covering_object(topo, type, own) : NULL;
-        if (!wide) {
-            fprintf(stderr, "mpiexec: this machine has no %s objects: ranks are bound to %s\n",
-                    hwloc_obj_type_string(type), hwloc_obj_type_string(unit));
-            return;
-        }
+        if (!wide)
+            continue; /* a CPU outside every such object keeps its own binding */
         bind_to_object(topo, wide, &plan->ranks[r]);
         plan->ranks[r].first_cpu = -1;
     }

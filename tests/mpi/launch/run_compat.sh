@@ -98,9 +98,11 @@ expect_bindings_as_reported 2
 run -n 2 --bind-to socket --display-map "$REPORT"
 expect_size 2
 expect_bindings_as_reported 2
-run -n 2 --bind-to numa --report-bindings "$REPORT"
-expect_size 2
-expect_bindings_as_reported 2
+for unit in numa l3cache core; do
+    run -n 2 --bind-to $unit --report-bindings "$REPORT"
+    expect_size 2
+    expect_bindings_as_reported 2
+done
 run -n 2 --bind-to none --report-bindings "$REPORT"
 expect_size 2
 CHECKS=$((CHECKS + 1))
