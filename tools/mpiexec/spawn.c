@@ -59,17 +59,24 @@ static void child_set_info(const struct app_context *app, const char *initial_er
     child_set_text("NODEMPI_INITIAL_ERRHANDLER", initial_errhandler);
 }
 
-/* -genvnone/-envnone empty the environment first; then -genv/-x/-env, so the NODEMPI_*
- * contract with the runtime cannot be overridden by accident. */
+/* The settings of every program (app -1), or of this rank's program. */
+static void child_put_settings(const struct spawn_request *req, int app)
+{
+    for (int i = 0; i < req->extra_env_count; i++) {
+        if (req->extra_env[i].app == app)
+            putenv(req->extra_env[i].assignment);
+    }
+}
+
+/* -genvnone/-envnone empty the environment first; then -genv/-x, then -env (a program's own
+ * setting wins over the job's, as in MPICH), then the NODEMPI_* contract with the runtime,
+ * which no option can override by accident. */
 static void child_set_environment(const struct spawn_request *req, int core, pid_t launcher)
 {
     if (req->env_none || req->app->env_none)
         clearenv();
-    for (int i = 0; i < req->extra_env_count; i++) {
-        int app = req->extra_env[i].app;
-        if (app < 0 || app == req->appnum)
-            putenv(req->extra_env[i].assignment);
-    }
+    child_put_settings(req, -1);
+    child_put_settings(req, req->appnum);
     child_set_info(req->app, req->initial_errhandler);
     setenv("NODEMPI_JOB", req->job_name, 1);
     child_set_number("NODEMPI_RANK", req->rank);

@@ -17,6 +17,11 @@ expect_status 0
 expect_line "$OUT" "rank 0 env ONLY=first"
 expect_line "$OUT" "rank 0 env HOME=$HOME"
 expect_line "$OUT" "rank 1 env ONLY unset"
+run -n 1 -env BOTH program "$REPORT" BOTH : -n 1 "$REPORT" BOTH : -genv BOTH job "$REPORT" BOTH
+expect_status 0 # a program's -env wins over -genv, wherever -genv is
+expect_line "$OUT" "rank 0 env BOTH=program"
+expect_line "$OUT" "rank 1 env BOTH=job"
+expect_line "$OUT" "rank 2 env BOTH=job"
 export KEEP=kept DROP=dropped
 run -n 2 -genvnone -genvlist KEEP,NOT_SET_ANYWHERE -genv SET set "$REPORT" KEEP DROP SET
 expect_size 2
