@@ -1,7 +1,7 @@
 /* info.c - info objects (an insertion-ordered array of key/value strings) and MPI_INFO_ENV.
  * Info objects are small (a handful of hints), so lookups are linear scans. MPI_INFO_ENV is
- * filled on first use from /proc/self (command line, cwd), uname and the runtime state; it is
- * one static object that MPI_Info_free refuses to free. */
+ * filled on first use from /proc/self (command line, cwd), uname, the runtime state and what
+ * mpiexec passes (NODEMPI_INFO_*); it is one static object that MPI_Info_free refuses to free. */
 #include "core/info.h"
 
 #include <stdio.h>
@@ -154,6 +154,16 @@ static const char *thread_level_name(int level)
     }
 }
 
+/* mpiexec passes what the user gave for the rank's program (-n, -soft, -host, -arch) as
+ * NODEMPI_INFO_<KEY>; without it a key gets what the rank can find out itself, if anything. */
+static const char *launcher_value(const char *key)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "NODEMPI_INFO_%s", key);
+    const char *value = getenv(name);
+    return value && *value ? value : NULL;
+}
+
 static void env_fill(void)
 {
     char value[MPI_MAX_INFO_VAL];
@@ -162,13 +172,20 @@ static void env_fill(void)
         core_at_finalize(core_info_finalize);
     env_add_command_line();
     snprintf(value, sizeof(value), "%d", nodempi.world_size > 0 ? nodempi.world_size : 1);
-    core_info_set(&env_info, "maxprocs", value);
-    if (gethostname(value, sizeof(value)) == 0) {
+    const char *given = launcher_value("MAXPROCS");
+    core_info_set(&env_info, "maxprocs", given ? given : value);
+    if ((given = launcher_value("SOFT")))
+        core_info_set(&env_info, "soft", given);
+    if ((given = launcher_value("HOST"))) {
+        core_info_set(&env_info, "host", given);
+    } else if (gethostname(value, sizeof(value)) == 0) {
         value[sizeof(value) - 1] = '\0';
         core_info_set(&env_info, "host", value);
     }
     struct utsname names;
-    if (uname(&names) == 0)
+    if ((given = launcher_value("ARCH")))
+        core_info_set(&env_info, "arch", given);
+    else if (uname(&names) == 0)
         core_info_set(&env_info, "arch", names.machine);
     if (getcwd(value, sizeof(value)))
         core_info_set(&env_info, "wdir", value);

@@ -146,6 +146,31 @@ int core_thread_level_grant(int required)
     return level;
 }
 
+/* mpiexec -initial-errhandler (MPI 4.1 11.5) reaches the ranks as NODEMPI_INITIAL_ERRHANDLER:
+ * the handler of MPI_COMM_WORLD and MPI_COMM_SELF when MPI_Init returns, and so of errors
+ * outside any object (core_error_raise uses MPI_COMM_SELF's). An unknown value is reported and
+ * the default (MPI_ERRORS_ARE_FATAL) kept: the launcher never sets one. */
+static void apply_initial_errhandler(void)
+{
+    const char *name = getenv("NODEMPI_INITIAL_ERRHANDLER");
+    if (!name || !*name)
+        return;
+    enum core_errhandler_kind kind;
+    if (strcmp(name, "return") == 0) {
+        kind = CORE_ERRHANDLER_RETURN;
+    } else if (strcmp(name, "abort") == 0) {
+        kind = CORE_ERRHANDLER_ABORT;
+    } else if (strcmp(name, "fatal") == 0) {
+        kind = CORE_ERRHANDLER_FATAL;
+    } else {
+        fprintf(stderr, "nodempi: MPI_Init: NODEMPI_INITIAL_ERRHANDLER '%s' is not fatal, "
+                        "return or abort; MPI_ERRORS_ARE_FATAL stays\n", name);
+        return;
+    }
+    nodempi.comm_world->errhandler = core_errhandler_predefined(kind);
+    nodempi.comm_self->errhandler = core_errhandler_predefined(kind);
+}
+
 int core_init(int required, int *provided)
 {
     main_thread = pthread_self();
@@ -154,6 +179,7 @@ int core_init(int required, int *provided)
         return rc;
     nodempi.thread_level = core_thread_level_grant(required);
     nodempi.world_initialized = 1;
+    apply_initial_errhandler();
     /* A spawned job's MPI_Init connects to its parents (core/dpm.h). */
     rc = core_dpm_init_parent();
     if (rc != MPI_SUCCESS) {

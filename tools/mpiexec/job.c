@@ -268,7 +268,9 @@ static void job_start_ranks(struct job *job)
             .argv = opts->apps[app].argv, .wdir = opts->apps[app].wdir, .appnum = app,
             .universe_size = setup->universe_size, .job_name = setup->segment_name,
             .cpus_available = setup->placement->cpus_available, .placement = place,
+            .app = &opts->apps[app], .env_none = opts->env_none,
             .extra_env = opts->rank_env, .extra_env_count = opts->rank_env_count,
+            .initial_errhandler = opts->initial_errhandler,
             .stdin_fd = (r == 0 && rank0_stdin >= 0) ? rank0_stdin : dev_null,
             .handled_signals = setup->handled_signals};
         struct spawned_rank spawned;

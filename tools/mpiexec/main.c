@@ -50,11 +50,11 @@ static int check_executable(const char *path)
     return 0;
 }
 
-/* Searches PATH as execvp would; ENOENT when no directory has the name at all, otherwise the
- * first candidate's reason (path then names it). */
-static int search_path(const char *name, char *path, size_t path_len)
+/* Searches dirs (-path) or PATH as execvp would; ENOENT when no directory has the name at all,
+ * otherwise the first candidate's reason (path then names it). */
+static int search_path(const char *name, const char *dirs, char *path, size_t path_len)
 {
-    const char *dir = getenv("PATH");
+    const char *dir = dirs ? dirs : getenv("PATH");
     if (!dir || !*dir)
         dir = "/usr/local/bin:/usr/bin:/bin";
     char first_unusable[PATH_MAX] = "";
@@ -77,16 +77,16 @@ static int search_path(const char *name, char *path, size_t path_len)
     return first_err;
 }
 
-/* Finds the program (a name with '/' is a path, else PATH is searched) and explains, naming
- * it, when it cannot be run. */
-static bool resolve_program(const char *name, char *path, size_t path_len)
+/* Finds the program (a name with '/' is a path, else the -path directories or PATH are
+ * searched) and explains, naming it, when it cannot be run. */
+static bool resolve_program(const char *name, const char *dirs, char *path, size_t path_len)
 {
     int err;
     if (strchr(name, '/')) {
         snprintf(path, path_len, "%s", name);
         err = check_executable(path);
     } else {
-        err = search_path(name, path, path_len);
+        err = search_path(name, dirs, path, path_len);
     }
     /* Absolute, so that a rank's -wdir does not change which program it runs. */
     char cwd[PATH_MAX];
@@ -96,7 +96,9 @@ static bool resolve_program(const char *name, char *path, size_t path_len)
         if ((size_t)snprintf(path, path_len, "%s/%s", cwd, relative) >= path_len)
             err = ENAMETOOLONG;
     }
-    if (err == ENOENT && !strchr(name, '/'))
+    if (err == ENOENT && !strchr(name, '/') && dirs)
+        fprintf(stderr, "mpiexec: %s: not found in -path %s\n", name, dirs);
+    else if (err == ENOENT && !strchr(name, '/'))
         fprintf(stderr, "mpiexec: %s: command not found\n", name);
     else if (err != 0)
         fprintf(stderr, "mpiexec: cannot run %s: %s\n", path, strerror(err));
@@ -151,7 +153,7 @@ static struct job_outcome launch(const struct launch_options *opts)
     }
     for (int a = 0; a < opts->napps; a++) {
         program_paths[a] = paths[a];
-        if (!resolve_program(opts->apps[a].argv[0], paths[a], PATH_MAX)) {
+        if (!resolve_program(opts->apps[a].argv[0], opts->apps[a].path, paths[a], PATH_MAX)) {
             free(paths);
             free(program_paths);
             return (struct job_outcome){.exit_status = EXIT_CANNOT_RUN};
@@ -186,7 +188,10 @@ static struct job_outcome launch_resolved(const struct launch_options *opts,
     struct job_placement placement;
     char segment_name[64];
     struct shm_header *segment = NULL;
-    if (placement_plan(opts->nranks, opts->bind, &placement))
+    bool planned = placement_plan(opts->nranks, opts->bind, &placement);
+    if (planned && opts->report_bindings)
+        placement_report(&placement, opts->nranks);
+    if (planned)
         segment = job_segment_create(opts->nranks, segment_name, sizeof(segment_name));
     struct job_outcome outcome = failed;
     if (segment) {

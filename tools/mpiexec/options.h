@@ -1,14 +1,21 @@
 /* options.h - mpiexec's command line: what the user asked for, parsed and checked.
- * Owns the option grammar (the Open MPI and MPICH spellings nodempi accepts) and the
- * NODEMPI_TIMEOUT default; it does not look at the program, the machine or the segment. */
+ * Owns the option grammar (the MPI standard's keys and the Open MPI and MPICH spellings
+ * nodempi accepts) and the NODEMPI_TIMEOUT default; it does not look at the program, the
+ * machine's cores or the segment. */
 #ifndef NODEMPI_MPIEXEC_OPTIONS_H
 #define NODEMPI_MPIEXEC_OPTIONS_H
 
 #include <stdbool.h>
 
+#include "configfile.h"
+
 enum bind_policy {
-    BIND_DEFAULT, /* one core per rank while ranks fit, unbound when oversubscribed */
-    BIND_CORE,    /* asked for explicitly: same placement, but oversubscription is reported */
+    BIND_DEFAULT,  /* one core per rank while ranks fit, unbound when oversubscribed */
+    BIND_CORE,     /* asked for explicitly: same placement, but oversubscription is reported */
+    BIND_HWTHREAD, /* one hardware thread per rank */
+    BIND_L3CACHE,  /* each rank to the L3 cache (NUMA node, socket) holding the core it */
+    BIND_NUMA,     /* would get with BIND_CORE: it may move between that object's CPUs */
+    BIND_SOCKET,
     BIND_NONE,
 };
 
@@ -17,21 +24,39 @@ enum bind_policy {
 struct app_context {
     int nranks;
     const char *wdir;   /* -wdir: the ranks' working directory, NULL: mpiexec's own */
+    const char *path;   /* -path: directories searched for the program instead of PATH */
     char **argv;        /* program and its arguments, NULL-terminated, inside argv */
+    bool env_none;      /* -envnone: the ranks start from an empty environment */
+    /* What MPI_INFO_ENV reports for the keys of the MPI standard (NULL: not given). */
+    int maxprocs;       /* -n as given, else nranks */
+    const char *soft;
+    const char *host;
+    const char *arch;
+};
+
+/* An environment setting for the ranks: of every program (-genv, -x, --env) or of one
+ * (Hydra's -env and -envlist apply to the program they precede). */
+struct rank_env_setting {
+    char *assignment; /* "VAR=value", malloc'd */
+    int app;          /* index of the app context, -1: every one */
 };
 
 struct launch_options {
     int nranks;               /* all contexts together */
     enum bind_policy bind;
     bool tag_output;
+    bool report_bindings;     /* --report-bindings: print where each rank runs */
+    bool env_none;            /* -genvnone: every rank starts from an empty environment */
     double timeout_seconds;   /* 0: no timeout */
     const char *timeout_text; /* as the user wrote it, for the timeout message */
-    char **rank_env;          /* "VAR=value" strings the ranks get (-x, --env) */
+    const char *initial_errhandler; /* -initial-errhandler: "return", "fatal", "abort" or NULL */
+    struct rank_env_setting *rank_env;
     int rank_env_count;
     char **program_argv;      /* the first context's program and arguments */
     struct app_context *apps; /* napps contexts (malloc'd) */
     int napps;
     int universe_size;        /* --universe-size: MPI_UNIVERSE_SIZE, 0: the default */
+    struct configfile configfile; /* -configfile: the program sections' words, if given */
 };
 
 enum options_outcome {

@@ -46,9 +46,60 @@ static void bind_to_object(hwloc_topology_t topo, hwloc_obj_t obj, struct rank_p
     hwloc_cpuset_to_glibc_sched_affinity(topo, obj->cpuset, &p->cpus, sizeof(p->cpus));
 }
 
-/* Cores first; hardware threads when ranks outnumber cores but not threads. Returns the
- * number of hardware threads, or 0 when hwloc cannot describe the machine. */
-static int plan_from_hwloc(int nranks, struct job_placement *plan)
+/* The hwloc object a wide binding policy binds to, or HWLOC_OBJ_TYPE_MAX for none. */
+static hwloc_obj_type_t wide_binding_type(enum bind_policy policy)
+{
+    switch (policy) {
+    case BIND_L3CACHE:
+        return HWLOC_OBJ_L3CACHE;
+    case BIND_NUMA:
+        return HWLOC_OBJ_NUMANODE;
+    case BIND_SOCKET:
+        return HWLOC_OBJ_PACKAGE;
+    default:
+        return HWLOC_OBJ_TYPE_MAX;
+    }
+}
+
+/* The object of type whose CPUs include obj's. NUMA nodes are memory children in hwloc 2, not
+ * ancestors of cores, so the search compares CPU sets instead of walking up the tree. */
+static hwloc_obj_t covering_object(hwloc_topology_t topo, hwloc_obj_type_t type, hwloc_obj_t obj)
+{
+    for (hwloc_obj_t o = hwloc_get_next_obj_by_type(topo, type, NULL); o;
+         o = hwloc_get_next_obj_by_type(topo, type, o)) {
+        if (o->cpuset && hwloc_bitmap_isincluded(obj->cpuset, o->cpuset))
+            return o;
+    }
+    return NULL;
+}
+
+/* Widens each bound rank to the object of the policy's type holding its core; the rank may
+ * then run on any of its CPUs, so no single CPU is reported (first_cpu -1). */
+static void widen_bindings(hwloc_topology_t topo, enum bind_policy policy, int nranks,
+                           hwloc_obj_type_t unit, struct job_placement *plan)
+{
+    hwloc_obj_type_t type = wide_binding_type(policy);
+    if (type == HWLOC_OBJ_TYPE_MAX || !plan->ranks[0].bound)
+        return;
+    if (hwloc_get_nbobjs_by_type(topo, type) <= 0) {
+        fprintf(stderr, "mpiexec: this machine has no %s objects: ranks are bound to %s\n",
+                hwloc_obj_type_string(type), hwloc_obj_type_string(unit));
+        return;
+    }
+    for (int r = 0; r < nranks; r++) {
+        hwloc_obj_t own = hwloc_get_obj_by_type(topo, unit, (unsigned)r);
+        hwloc_obj_t wide = own ? covering_object(topo, type, own) : NULL;
+        if (!wide)
+            continue; /* a CPU outside every such object keeps its own binding */
+        bind_to_object(topo, wide, &plan->ranks[r]);
+        plan->ranks[r].first_cpu = -1;
+    }
+}
+
+/* Cores first (hardware threads for BIND_HWTHREAD); hardware threads when ranks outnumber
+ * cores but not threads. Returns the number of hardware threads, or 0 when hwloc cannot
+ * describe the machine. */
+static int plan_from_hwloc(int nranks, enum bind_policy policy, struct job_placement *plan)
 {
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0)
@@ -64,10 +115,12 @@ static int plan_from_hwloc(int nranks, struct job_placement *plan)
 
     int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     int threads = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-    hwloc_obj_type_t unit = nranks <= cores ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+    hwloc_obj_type_t unit =
+        nranks <= cores && policy != BIND_HWTHREAD ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     if (threads > 0 && nranks <= threads) {
         for (int r = 0; r < nranks; r++)
             bind_to_object(topo, hwloc_get_obj_by_type(topo, unit, (unsigned)r), &plan->ranks[r]);
+        widen_bindings(topo, policy, nranks, unit, plan);
     }
     hwloc_topology_destroy(topo);
     return threads > 0 ? threads : 0;
@@ -84,7 +137,7 @@ bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *p
         leave_unbound(&plan->ranks[r]);
 
     /* The plan is computed even for --bind-to none: NODEMPI_NCORES is needed either way. */
-    plan->cpus_available = plan_from_hwloc(nranks, plan);
+    plan->cpus_available = plan_from_hwloc(nranks, policy, plan);
     if (plan->cpus_available == 0)
         plan->cpus_available = plan_from_affinity(nranks, plan);
     if (plan->cpus_available == 0)
@@ -98,7 +151,7 @@ bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *p
     if (policy == BIND_NONE) {
         for (int r = 0; r < nranks; r++)
             leave_unbound(&plan->ranks[r]);
-    } else if (policy == BIND_CORE && nranks > plan->cpus_available) {
+    } else if (policy != BIND_DEFAULT && nranks > plan->cpus_available) {
         fprintf(stderr, "mpiexec: %d ranks on %d CPUs: ranks are left unbound (oversubscribed)\n",
                 nranks, plan->cpus_available);
     }
@@ -109,4 +162,39 @@ void placement_free(struct job_placement *plan)
 {
     free(plan->ranks);
     plan->ranks = NULL;
+}
+
+/* "0-3,6": the CPUs of set as ranges, as taskset -c and hwloc write them. */
+static void format_cpu_list(const cpu_set_t *set, char *text, size_t len)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (int cpu = 0; cpu < CPU_SETSIZE && used < len; cpu++) {
+        if (!CPU_ISSET(cpu, set))
+            continue;
+        int last = cpu;
+        while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+            last++;
+        const char *comma = used ? "," : "";
+        int n = last > cpu ? snprintf(text + used, len - used, "%s%d-%d", comma, cpu, last)
+                           : snprintf(text + used, len - used, "%s%d", comma, cpu);
+        used += n > 0 ? (size_t)n : 0;
+        cpu = last;
+    }
+}
+
+void placement_report(const struct job_placement *plan, int nranks)
+{
+    char cpus[256];
+    for (int r = 0; r < nranks; r++) {
+        const struct rank_placement *p = &plan->ranks[r];
+        if (!p->bound) {
+            fprintf(stderr, "mpiexec: rank %d not bound (any of %d CPUs)\n", r,
+                    plan->cpus_available);
+            continue;
+        }
+        format_cpu_list(&p->cpus, cpus, sizeof(cpus));
+        fprintf(stderr, "mpiexec: rank %d bound to CPU%s %s\n", r,
+                CPU_COUNT(&p->cpus) > 1 ? "s" : "", cpus);
+    }
 }

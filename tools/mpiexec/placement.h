@@ -1,6 +1,7 @@
 /* placement.h - where each rank runs: the hardware threads the job may use and one CPU set
  * per rank. Owns the placement rule (one core per rank while ranks fit on cores, one hardware
- * thread per rank while they fit on those, unbound beyond); never binds mpiexec itself. */
+ * thread per rank while they fit on those, unbound beyond; --bind-to hwthread, l3cache, numa
+ * and socket change the unit) and its report; never binds mpiexec itself. */
 #ifndef NODEMPI_MPIEXEC_PLACEMENT_H
 #define NODEMPI_MPIEXEC_PLACEMENT_H
 
@@ -22,6 +23,9 @@ struct job_placement {
 
 /* Plans nranks placements under policy; false (message printed) only when out of memory. */
 bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *plan);
+/* One line per rank on stderr: the CPUs it is bound to, or that it is not bound
+ * (--report-bindings). */
+void placement_report(const struct job_placement *plan, int nranks);
 void placement_free(struct job_placement *plan);
 
 #endif

@@ -40,11 +40,44 @@ static void child_set_number(const char *name, long value)
     setenv(name, text, 1);
 }
 
-/* -x/--env first, so the NODEMPI_* contract with the runtime cannot be overridden by accident. */
+/* Unset when not given: a job started by MPI_Comm_spawn must not report its parents' values. */
+static void child_set_text(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+}
+
+/* What MPI_INFO_ENV reports beyond what a rank can find out itself (core/info.c). */
+static void child_set_info(const struct app_context *app, const char *initial_errhandler)
+{
+    child_set_number("NODEMPI_INFO_MAXPROCS", app->maxprocs);
+    child_set_text("NODEMPI_INFO_SOFT", app->soft);
+    child_set_text("NODEMPI_INFO_HOST", app->host);
+    child_set_text("NODEMPI_INFO_ARCH", app->arch);
+    child_set_text("NODEMPI_INITIAL_ERRHANDLER", initial_errhandler);
+}
+
+/* The settings of every program (app -1), or of this rank's program. */
+static void child_put_settings(const struct spawn_request *req, int app)
+{
+    for (int i = 0; i < req->extra_env_count; i++) {
+        if (req->extra_env[i].app == app)
+            putenv(req->extra_env[i].assignment);
+    }
+}
+
+/* -genvnone/-envnone empty the environment first; then -genv/-x, then -env (a program's own
+ * setting wins over the job's, as in MPICH), then the NODEMPI_* contract with the runtime,
+ * which no option can override by accident. */
 static void child_set_environment(const struct spawn_request *req, int core, pid_t launcher)
 {
-    for (int i = 0; i < req->extra_env_count; i++)
-        putenv(req->extra_env[i]);
+    if (req->env_none || req->app->env_none)
+        clearenv();
+    child_put_settings(req, -1);
+    child_put_settings(req, req->appnum);
+    child_set_info(req->app, req->initial_errhandler);
     setenv("NODEMPI_JOB", req->job_name, 1);
     child_set_number("NODEMPI_RANK", req->rank);
     child_set_number("NODEMPI_SIZE", req->nranks);

@@ -21,8 +21,11 @@ struct spawn_request {
     const char *job_name;     /* segment name, NODEMPI_JOB */
     int cpus_available;       /* NODEMPI_NCORES */
     const struct rank_placement *placement;
-    char **extra_env;         /* "VAR=value" from -x / --env */
+    const struct app_context *app; /* the rank's program: MPI_INFO_ENV values, -envnone */
+    bool env_none;            /* -genvnone: start from an empty environment */
+    const struct rank_env_setting *extra_env; /* -genv, -x, -env, ...: those of appnum apply */
     int extra_env_count;
+    const char *initial_errhandler; /* NODEMPI_INITIAL_ERRHANDLER, NULL: the default */
     int stdin_fd;             /* the child's stdin (a pipe end or /dev/null) */
     const sigset_t *handled_signals; /* mpiexec's own signals: default again in the child */
 };
