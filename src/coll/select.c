@@ -276,6 +276,13 @@ static const struct coll_rule alltoall_rules[] = {
     {ANY_RANKS, 32 << 10, 1},
     {ANY_RANKS, ANY_BYTES, 2},
 };
+/* Oversubscribed, pairwise's p-1 rounds each wait for one partner to be scheduled; linear's
+ * one round lets whichever rank runs move its messages (4 ranks on 2 cores, quiet machine, 3
+ * rounds, us, pairwise -> linear: 256 KiB 176-183 -> 156-159, 1 MiB 960-974 -> 834-884, Open
+ * MPI 159-172 and 805-894; 8 ranks the same within the noise). */
+static const struct coll_rule alltoall_oversubscribed_rules[] = {
+    {8, ANY_BYTES, 1},
+};
 
 /* alltoallv/w: each rank knows only its own counts, so only the rank count may decide */
 static const struct coll_algorithm alltoallv_algorithms[] = {
@@ -368,8 +375,9 @@ static const struct coll_table tables[COLL_KIND_COUNT] = {
                              recv_block_bytes),
     [COLL_ALLGATHERV] = TABLE(COLL_ALLGATHERV_CHOICES, allgatherv_algorithms, allgatherv_rules,
                               allgatherv_bytes),
-    [COLL_ALLTOALL] = TABLE(COLL_ALLTOALL_CHOICES, alltoall_algorithms, alltoall_rules,
-                            recv_block_bytes),
+    [COLL_ALLTOALL] = TABLE_OVERSUBSCRIBED(COLL_ALLTOALL_CHOICES, alltoall_algorithms,
+                                          alltoall_rules, recv_block_bytes,
+                                          alltoall_oversubscribed_rules),
     [COLL_ALLTOALLV] = TABLE(COLL_ALLTOALLV_CHOICES, alltoallv_algorithms, alltoallv_rules,
                              no_bytes),
     [COLL_ALLTOALLW] = TABLE(COLL_ALLTOALLW_CHOICES, alltoallw_algorithms, alltoallw_rules,
