@@ -254,6 +254,17 @@ static const struct coll_rule allgather_rules[] = {
     {ANY_RANKS, 2 << 10, 1},
     {ANY_RANKS, ANY_BYTES, 2},
 };
+/* Oversubscribed, blocks above 4 KiB go in one round of p-1 messages: the ring's and recursive
+ * doubling's rounds each wait for a partner to be scheduled (quiet machine, 3 rounds, us, ring
+ * or recursive doubling -> linear: 4 ranks 64 KiB 66-101 / 52-73 -> 47-49, 256 KiB 158-165 ->
+ * 157-160 (Open MPI 176-223); 8 ranks 16 KiB 98-104 / 87-138 -> 79-80, 64 KiB 570-760 /
+ * 467-543 -> 238, 256 KiB 1586-1596 / 1709-2001 -> 745-916). Up to 4 KiB the general rules stay
+ * (4 ranks: recursive doubling 1-4 KiB 5.9-8.3 us, linear 6.2-9.5). */
+static const struct coll_rule allgather_oversubscribed_rules[] = {
+    {8, 4 << 10, 0},
+    {8, 2 << 10, 1},
+    {8, ANY_BYTES, 3},
+};
 
 static const struct coll_algorithm allgatherv_algorithms[] = {
     {"ring", coll_allgatherv_ring, NULL},
@@ -371,8 +382,9 @@ static const struct coll_table tables[COLL_KIND_COUNT] = {
                                           scatter_oversubscribed_rules),
     [COLL_SCATTERV] = TABLE(COLL_SCATTERV_CHOICES, scatterv_algorithms, scatterv_rules,
                             no_bytes),
-    [COLL_ALLGATHER] = TABLE(COLL_ALLGATHER_CHOICES, allgather_algorithms, allgather_rules,
-                             recv_block_bytes),
+    [COLL_ALLGATHER] = TABLE_OVERSUBSCRIBED(COLL_ALLGATHER_CHOICES, allgather_algorithms,
+                                           allgather_rules, recv_block_bytes,
+                                           allgather_oversubscribed_rules),
     [COLL_ALLGATHERV] = TABLE(COLL_ALLGATHERV_CHOICES, allgatherv_algorithms, allgatherv_rules,
                               allgatherv_bytes),
     [COLL_ALLTOALL] = TABLE_OVERSUBSCRIBED(COLL_ALLTOALL_CHOICES, alltoall_algorithms,
