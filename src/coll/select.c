@@ -197,6 +197,18 @@ static const struct coll_rule allreduce_rules[] = {
     {ANY_RANKS, ANY_BYTES, 1},
     {ANY_RANKS, ANY_BYTES, 0},
 };
+/* Oversubscribed, vectors above 2 MiB take the ring: its rounds move 1/p of the vector each,
+ * which a rank descheduled between rounds holds up less than Rabenseifner's halvings (quiet
+ * machine, 3 rounds, 4 MiB, us, Rabenseifner -> ring: 4 ranks 2803-3124 -> 2294-2937, 8 ranks
+ * 7377-8062 -> 5509-6666; at 1-2 MiB the two are within the noise). Rules that do not apply
+ * (ring needs a commutative op and a count covering the ranks) fall to the general ones; a rule
+ * has no lower size bound, so the general rules up to 2 MiB are repeated first. */
+static const struct coll_rule allreduce_oversubscribed_rules[] = {
+    {8, 8 << 10, 0}, /* up to 2 MiB: the general rules, repeated */
+    {8, 2 << 20, 1},
+    {8, 2 << 20, 0},
+    {8, ANY_BYTES, 2},
+};
 
 static const struct coll_algorithm gather_algorithms[] = {
     {"binomial", coll_gather_binomial, NULL},
@@ -372,8 +384,9 @@ static const struct coll_table tables[COLL_KIND_COUNT] = {
                                        vector_bytes, bcast_oversubscribed_rules),
     [COLL_REDUCE] = TABLE_OVERSUBSCRIBED(COLL_REDUCE_CHOICES, reduce_algorithms, reduce_rules,
                                         vector_bytes, reduce_oversubscribed_rules),
-    [COLL_ALLREDUCE] = TABLE(COLL_ALLREDUCE_CHOICES, allreduce_algorithms, allreduce_rules,
-                             vector_bytes),
+    [COLL_ALLREDUCE] = TABLE_OVERSUBSCRIBED(COLL_ALLREDUCE_CHOICES, allreduce_algorithms,
+                                           allreduce_rules, vector_bytes,
+                                           allreduce_oversubscribed_rules),
     [COLL_GATHER] = TABLE_OVERSUBSCRIBED(COLL_GATHER_CHOICES, gather_algorithms, gather_rules,
                                          gather_block_bytes, gather_oversubscribed_rules),
     [COLL_GATHERV] = TABLE(COLL_GATHERV_CHOICES, gatherv_algorithms, gatherv_rules, no_bytes),
