@@ -134,29 +134,42 @@ static int pair_reduce(const struct coll_args *a, int tag, int all)
     return rc;
 }
 
-/* Gather (to_root) or scatter between the root's blocks and the other rank's buffer. */
-static int pair_rooted(const struct coll_args *a, int tag, int to_root)
+/* Gather (to_root) or scatter between the root's buffer, of which the caller names the peer's
+ * block and its own, and the other rank's buffer. */
+static int pair_rooted_blocks(const struct coll_args *a, int tag, int to_root, void *peer_block,
+                              MPI_Count peer_count, void *my_block, MPI_Count my_count)
 {
-    int me = a->comm->rank, peer = 1 - me;
-    if (me != a->root)
+    if (a->comm->rank != a->root)
         return to_root ? pair_send(a, tag, a->sendbuf, a->sendcount, a->sendtype)
                        : pair_recv(a, tag, a->recvbuf, a->recvcount, a->recvtype);
     int rc;
     if (to_root) {
-        rc = pair_recv(a, tag, block(a->recvbuf, peer, a->recvcount, a->recvtype),
-                       a->recvcount, a->recvtype);
+        rc = pair_recv(a, tag, peer_block, peer_count, a->recvtype);
         if (rc == MPI_SUCCESS && !coll_in_place(a->sendbuf))
-            rc = coll_copy(a->sendbuf, a->sendcount, a->sendtype,
-                           block(a->recvbuf, me, a->recvcount, a->recvtype), a->recvcount,
+            rc = coll_copy(a->sendbuf, a->sendcount, a->sendtype, my_block, my_count,
                            a->recvtype);
     } else {
-        rc = pair_send(a, tag, block(a->sendbuf, peer, a->sendcount, a->sendtype), a->sendcount,
-                       a->sendtype);
+        rc = pair_send(a, tag, peer_block, peer_count, a->sendtype);
         if (rc == MPI_SUCCESS && !coll_in_place(a->recvbuf))
-            rc = coll_copy(block(a->sendbuf, me, a->sendcount, a->sendtype), a->sendcount,
-                           a->sendtype, a->recvbuf, a->recvcount, a->recvtype);
+            rc = coll_copy(my_block, my_count, a->sendtype, a->recvbuf, a->recvcount,
+                           a->recvtype);
     }
     return rc;
+}
+
+/* Gather or scatter: the root's blocks are consecutive, of the root's count each. */
+static int pair_rooted(const struct coll_args *a, int tag, int to_root)
+{
+    int me = a->comm->rank, peer = 1 - me;
+    if (me != a->root)
+        return pair_rooted_blocks(a, tag, to_root, NULL, 0, NULL, 0);
+    if (to_root)
+        return pair_rooted_blocks(a, tag, 1, block(a->recvbuf, peer, a->recvcount, a->recvtype),
+                                  a->recvcount, block(a->recvbuf, me, a->recvcount, a->recvtype),
+                                  a->recvcount);
+    return pair_rooted_blocks(a, tag, 0, block(a->sendbuf, peer, a->sendcount, a->sendtype),
+                              a->sendcount, block(a->sendbuf, me, a->sendcount, a->sendtype),
+                              a->sendcount);
 }
 
 /* Allgather (every rank's one block) or alltoall (block[peer] of each side). */
@@ -180,29 +193,22 @@ static int pair_all(const struct coll_args *a, int tag, int alltoall)
     return rc;
 }
 
-/* Gatherv (to_root) or scatterv: pair_rooted with the root's counts and displacements. */
+/* Gatherv or scatterv: the root's blocks at its displacements, of its counts (only the root
+ * has them). */
 static int pair_rooted_v(const struct coll_args *a, int tag, int to_root)
 {
     int me = a->comm->rank, peer = 1 - me;
     if (me != a->root)
-        return to_root ? pair_send(a, tag, a->sendbuf, a->sendcount, a->sendtype)
-                       : pair_recv(a, tag, a->recvbuf, a->recvcount, a->recvtype);
-    int rc;
-    if (to_root) {
-        rc = pair_recv(a, tag, coll_elem(a->recvbuf, a->rdispls[peer], a->recvtype),
-                       a->recvcounts[peer], a->recvtype);
-        if (rc == MPI_SUCCESS && !coll_in_place(a->sendbuf))
-            rc = coll_copy(a->sendbuf, a->sendcount, a->sendtype,
-                           coll_elem(a->recvbuf, a->rdispls[me], a->recvtype), a->recvcounts[me],
-                           a->recvtype);
-    } else {
-        rc = pair_send(a, tag, coll_elem(a->sendbuf, a->sdispls[peer], a->sendtype),
-                       a->sendcounts[peer], a->sendtype);
-        if (rc == MPI_SUCCESS && !coll_in_place(a->recvbuf))
-            rc = coll_copy(coll_elem(a->sendbuf, a->sdispls[me], a->sendtype), a->sendcounts[me],
-                           a->sendtype, a->recvbuf, a->recvcount, a->recvtype);
-    }
-    return rc;
+        return pair_rooted_blocks(a, tag, to_root, NULL, 0, NULL, 0);
+    if (to_root)
+        return pair_rooted_blocks(a, tag, 1, coll_elem(a->recvbuf, a->rdispls[peer], a->recvtype),
+                                  a->recvcounts[peer],
+                                  coll_elem(a->recvbuf, a->rdispls[me], a->recvtype),
+                                  a->recvcounts[me]);
+    return pair_rooted_blocks(a, tag, 0, coll_elem(a->sendbuf, a->sdispls[peer], a->sendtype),
+                              a->sendcounts[peer],
+                              coll_elem(a->sendbuf, a->sdispls[me], a->sendtype),
+                              a->sendcounts[me]);
 }
 
 /* Allgatherv (our block out, the peer's in at its displacement) or alltoallv (block[peer] of
