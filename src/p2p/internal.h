@@ -90,6 +90,7 @@ struct p2p_unexpected {
     uint32_t seq;            /* the message's number among the sender's to us (cancel.c) */
     int assembling;          /* EAGER_LONG: data still arriving */
     struct core_request *waiting;   /* ...and the receive that already took it */
+    int skew_counted;        /* counted in its sender's unexpected_count (skew.c) */
 };
 
 /* Receiver side: the long eager message a peer is in the middle of sending. */
@@ -181,7 +182,7 @@ struct p2p_peer {
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_adapt adapt;      /* single copy or pipeline, learnt from this pair (adapt.c) */
     struct p2p_assembly assembly;
-    int unexpected_count;        /* messages from this peer waiting in unexpected queues */
+    int unexpected_count;        /* its messages above the eager limit waiting unexpected */
     double skew_since;           /* when unexpected_count last rose above the high mark */
     double calm_since;           /* when it last fell to the low mark while raised */
     int told_raise;              /* we asked this peer to raise its eager limit */
@@ -313,7 +314,8 @@ void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected 
 
 /* skew.c: watch unexpected queues per sender, adjust senders' eager limits */
 void p2p_skew_check(int world_src);
-void p2p_skew_note_matched(int world_src);
+void p2p_skew_note_unexpected(struct p2p_unexpected *u);
+void p2p_skew_note_matched(const struct p2p_unexpected *u);
 void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 
 /* split.c: large single-copy messages copied by sender and receiver together */

@@ -195,8 +195,7 @@ void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u)
     else
         list->head = u;
     list->tail = u;
-    if (p2p.peers) /* the skew watch counts unexpected messages per sender */
-        p2p.peers[u->world_src].unexpected_count++;
+    p2p_skew_note_unexpected(u);
 }
 
 void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
@@ -220,6 +219,5 @@ void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)
     else
         list->tail = u->src_prev;
     u->src_next = u->src_prev = NULL;
-    if (p2p.peers)
-        p2p_skew_note_matched(u->world_src);
+    p2p_skew_note_matched(u);
 }
