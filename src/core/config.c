@@ -41,6 +41,11 @@ static const struct core_config_entry config_table[] = {
      "empty progress rounds a waiter spins before yielding"},
     {"NODEMPI_YIELD_ROUNDS", CONFIG_UNSIGNED, "50", NULL, &core_config.yield_rounds, LOCAL,
      "yields before a waiter sleeps on its futex (block, or auto when oversubscribed)"},
+    {"NODEMPI_SPIN_WHILE_RUNNING", CONFIG_CHOICE, "auto", "auto|on|off",
+     &core_config.spin_while_running, AT_INIT,
+     "oversubscribed, a waiter spins (up to NODEMPI_SPIN_ROUNDS) instead of yielding while the "
+     "rank it waits for is running in MPI on another core (core/running.c): auto = with "
+     "NODEMPI_WAIT=auto; on = also with yield or block"},
     {"NODEMPI_QUEUE", CONFIG_CHOICE, "auto", "auto|pair|orq|cor|hybrid", &core_config.queue, AT_INIT,
      "queue design (docs/queues.md): pair rings, one receiving queue (orq), pair rings polled "
      "only where expected (cor), inbox + busy-pair rings + doorbells (hybrid); auto: by ranks"},

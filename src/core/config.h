@@ -31,6 +31,7 @@ struct core_config {
     int copy_adapt;           /* enum core_switch: NODEMPI_COPY_ADAPT (p2p/adapt.c) */
     enum core_switch stream_copy;      /* streaming stores for ring data */
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */
+    enum core_switch spin_while_running; /* oversubscribed: spin while the awaited rank runs */
     enum core_switch fastbox;          /* small records through per-pair fixed cells */
     enum core_switch recv_in_place;    /* MPI_Recv copies straight from the peer's queue */
     size_t split_copy_min;    /* smallest single-copy message both sides copy */

@@ -16,6 +16,7 @@
 
 #include "core/config.h"
 #include "core/request.h"
+#include "core/running.h"
 #include "core/state.h"
 #include "core/thread.h"
 #include "p2p/p2p.h"
@@ -56,8 +57,19 @@ static int poll_generic(void)
     return did;
 }
 
+/* Oversubscribed and NODEMPI_SPIN_WHILE_RUNNING not off (auto: with NODEMPI_WAIT=auto):
+ * progress rounds stamp the rank's running clock and waiters look at their peer's. */
+static int spin_while_running(void)
+{
+    enum core_switch sw = core_config.spin_while_running;
+    return nodempi.oversubscribed &&
+           (sw == CORE_SWITCH_ON || (sw == CORE_SWITCH_AUTO && core_config.wait == CORE_WAIT_AUTO));
+}
+
 int core_progress(void)
 {
+    if (nodempi.oversubscribed && spin_while_running())
+        core_running_beat();
     int did = p2p_progress();
     if (generic_head)
         did |= poll_generic();
@@ -219,6 +231,13 @@ void core_progress_idle(unsigned idle_rounds)
             return;
         }
         sched_yield();
+        return;
+    }
+    /* The rank we wait for is on a core and in MPI: its answer comes within microseconds,
+     * sooner than a yield and the switches back (core/running.c). */
+    if (idle_rounds < core_config.spin_rounds && spin_while_running() &&
+        core_running_awaited_runs()) {
+        core_cpu_relax();
         return;
     }
     static int fit; /* awake_ranks_fit(), looked at every 16th round */

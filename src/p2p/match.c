@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/comm.h"
+#include "core/running.h"
 #include "p2p/internal.h"
 
 static size_t slot_of(uint32_t context, size_t capacity)
@@ -140,10 +141,14 @@ static void note_posted(const struct core_request *request, int delta)
 {
     if (request->peer == MPI_ANY_SOURCE) {
         p2p.posted_any_source += delta;
+        if (delta > 0)
+            core_running_await(-1);
     } else if (request->peer >= 0 && p2p.peers) { /* (tests/unit/p2p match without peers) */
         int world_src = core_comm_peer_world_rank(request->comm, request->peer);
         p2p.peers[world_src].posted_from += delta;
         p2p_queue_note_posted(world_src, delta);
+        if (delta > 0) /* the next wait is likely for this one (core/running.c) */
+            core_running_await(world_src);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/comm.h"
+#include "core/running.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
@@ -90,6 +91,7 @@ int p2p_rndv_try_rts(struct p2p_peer *peer, struct core_request *request)
     rec->src = request->comm->rank;
     rec->size = size;
     p2p_publish(peer, rec);
+    core_running_await((int)(peer - p2p.peers)); /* the send waits for its receiver now */
     return 1;
 }
 

@@ -24,9 +24,10 @@ enum shm_rank_state {
     SHM_RANK_ABORTING,      /* MPI_Abort called; abort_code holds the code */
 };
 
-/* One per rank, two cache lines: the first is written by the rank itself (state, pid), the
+/* One per rank, three cache lines: the first is written by the rank itself (state, pid), the
  * second is the wake-up word other ranks write, kept apart so polling the state does not
- * bounce the line senders touch. */
+ * bounce the line senders touch; the third is the rank's "running" clock (core/running.c),
+ * written often by the rank while it is in MPI and read by waiters deciding to spin. */
 struct shm_rank_block {
     _Atomic int32_t pid;
     _Atomic int32_t state;      /* enum shm_rank_state */
@@ -36,6 +37,8 @@ struct shm_rank_block {
     _Atomic uint32_t wake_word; /* futex: bumped by a sender that wants this rank awake */
     _Atomic uint32_t sleeping;  /* 1 while the rank is (about to be) asleep on wake_word */
     char pad1[SHM_CACHE_LINE - 8];
+    _Atomic uint64_t running_ticks; /* clock (core/running.c) of its last progress round */
+    char pad2[SHM_CACHE_LINE - 8];
 };
 
 struct shm_header {
