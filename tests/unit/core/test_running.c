@@ -1,0 +1,87 @@
+/* test_running.c - the "is the awaited rank running?" hint (core/running.c) on a segment of
+ * two rank blocks: nobody runs before a stamp; a fresh stamp of the awaited rank counts, its
+ * own, a wildcard's (-1) and an out-of-range rank's never do; a stamp goes stale after its
+ * freshness window (1 us; the check allows 2 ms of scheduling slack); a rank that keeps
+ * stamping keeps being seen running. */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/running.h"
+#include "core/state.h"
+#include "shm/segment.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            failures++;                                                                        \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
+            fprintf(stderr, __VA_ARGS__);                                                      \
+            fputc('\n', stderr);                                                               \
+        }                                                                                      \
+    } while (0)
+
+static void pause_for(long ns)
+{
+    struct timespec t = {ns / 1000000000L, ns % 1000000000L};
+    nanosleep(&t, NULL);
+}
+
+int main(void)
+{
+    size_t bytes = 4096 + 2 * sizeof(struct shm_rank_block);
+    struct shm_header *seg = aligned_alloc(4096, bytes);
+    memset(seg, 0, bytes);
+    seg->nranks = 2;
+    seg->ranks_offset = 4096;
+    nodempi.segment = seg;
+    nodempi.world_size = 2;
+    nodempi.world_rank = 0;
+
+    core_running_await(1);
+    CHECK(!core_running_awaited_runs(), "rank 1 never stamped but counts as running");
+
+    /* Rank 1 stamps (as rank 1), then rank 0 looks at once. */
+    nodempi.world_rank = 1;
+    core_running_beat();
+    nodempi.world_rank = 0;
+    uint64_t stamp_of_rank1 = atomic_load(&shm_rank_block(seg, 1)->running_ticks);
+    CHECK(stamp_of_rank1 != 0, "core_running_beat wrote no stamp");
+    CHECK(core_running_awaited_runs(), "a fresh stamp of the awaited rank does not count");
+
+    core_running_await(0);
+    CHECK(!core_running_awaited_runs(), "waiting for oneself counts as running");
+    core_running_await(-1);
+    CHECK(!core_running_awaited_runs(), "a wildcard counts as running");
+    core_running_await(2);
+    CHECK(!core_running_awaited_runs(), "a rank outside the job counts as running");
+
+    core_running_await(1);
+    pause_for(2 * 1000 * 1000);
+    CHECK(!core_running_awaited_runs(), "a 2 ms old stamp still counts as running");
+
+    /* A rank that keeps stamping keeps counting: stamp as rank 1 (rate-limited to one store
+     * per 200 ns), look as rank 0, again and again. A preemption between the two may make a
+     * look miss, so most looks, not all, must see it. */
+    int seen = 0, looks = 0;
+    for (int i = 0; i < 20000; i++) {
+        nodempi.world_rank = 1;
+        core_running_beat();
+        nodempi.world_rank = 0;
+        looks++;
+        seen += core_running_awaited_runs();
+    }
+    CHECK(seen * 2 > looks, "a stamping rank was seen running in %d of %d looks", seen, looks);
+    pause_for(2 * 1000 * 1000);
+    CHECK(!core_running_awaited_runs(), "stamps stopped 2 ms ago, still running");
+
+    nodempi.segment = NULL;
+    free(seg);
+    if (failures == 0)
+        printf("test_running: ok\n");
+    return failures ? 1 : 0;
+}
