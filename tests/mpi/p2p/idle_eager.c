@@ -21,28 +21,13 @@ enum { SIZE = 8192, BURST = 32, TAG = 5 };
 
 static MPI_T_pvar_session session;
 
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int index = -1, count;
-    MPI_T_pvar_handle handle = MPI_T_PVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index), name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count),
-                 name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_start(session, handle), name);
-    return handle;
-}
-
-static unsigned long long read_pvar(MPI_T_pvar_handle handle)
-{
-    unsigned long long value = 0;
-    MPI_T_pvar_read(session, handle, &value);
-    return value;
-}
-
 static MPI_T_pvar_handle eager, cma, rndv;
 
-static unsigned long long eager_count(void) { return read_pvar(eager); }
-static unsigned long long rndv_count(void) { return read_pvar(cma) + read_pvar(rndv); }
+static unsigned long long eager_count(void) { return mt_pvar_read(session, eager); }
+static unsigned long long rndv_count(void)
+{
+    return mt_pvar_read(session, cma) + mt_pvar_read(session, rndv);
+}
 
 /* Does this run send eagerly into an idle ring? (pair design, switch not off) */
 static int expect_idle_eager(void)
@@ -156,9 +141,9 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv);
     mt_require_ranks(2);
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
-    eager = counter("nodempi_p2p_sent_eager");
-    cma = counter("nodempi_p2p_sent_single_copy");
-    rndv = counter("nodempi_p2p_sent_rendezvous");
+    eager = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
+    cma = mt_pvar_counter(session, "nodempi_p2p_sent_single_copy");
+    rndv = mt_pvar_counter(session, "nodempi_p2p_sent_rendezvous");
     int idle = expect_idle_eager();
     /* A burst into a sleeping receiver makes its skew watch ask for a raised eager limit
      * (skew.c), which would make a later burst eager for that reason: off here, so the counts

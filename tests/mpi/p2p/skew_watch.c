@@ -17,24 +17,10 @@ enum { SMALL = 64, NSMALL = 800, LARGE = 65536, NLARGE = 48, ROUNDS = 5, TAG = 9
 static MPI_T_pvar_session session;
 static MPI_T_pvar_handle eager, eager_long;
 
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int index = -1, count;
-    MPI_T_pvar_handle handle = MPI_T_PVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index), name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count),
-                 name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_start(session, handle), name);
-    return handle;
-}
-
 /* Messages sent through the ring: in one record, or (above a record) as a long eager one. */
 static unsigned long long eager_count(void)
 {
-    unsigned long long one = 0, long_ones = 0;
-    MPI_T_pvar_read(session, eager, &one);
-    MPI_T_pvar_read(session, eager_long, &long_ones);
-    return one + long_ones;
+    return mt_pvar_read(session, eager) + mt_pvar_read(session, eager_long);
 }
 
 /* Busy for a while inside the process but outside MPI (the receiver "computing"). */
@@ -117,8 +103,8 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv);
     mt_require_ranks(2);
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
-    eager = counter("nodempi_p2p_sent_eager");
-    eager_long = counter("nodempi_p2p_sent_eager_long");
+    eager = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
+    eager_long = mt_pvar_counter(session, "nodempi_p2p_sent_eager_long");
     unsigned char *buf = mt_malloc((size_t)LARGE * NLARGE);
 
     small_backlog(buf);

@@ -20,23 +20,6 @@ static const int sizes[] = {4097, 8192, 12288, 16384, 16385, 100, 16352, 9000};
 
 static MPI_T_pvar_session session;
 
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int index = -1, count;
-    MPI_T_pvar_handle handle = MPI_T_PVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index), name);
-    MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count);
-    MPI_T_pvar_start(session, handle);
-    return handle;
-}
-
-static unsigned long long read_counter(MPI_T_pvar_handle handle)
-{
-    unsigned long long value = 0;
-    MPI_T_pvar_read(session, handle, &value);
-    return value;
-}
-
 int main(int argc, char **argv)
 {
     int provided;
@@ -64,9 +47,9 @@ int main(int argc, char **argv)
     }
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_write(skew, &off), "NODEMPI_SKEW=off");
     MPI_T_cvar_handle_free(&skew);
-    MPI_T_pvar_handle eager_sent = counter("nodempi_p2p_sent_eager");
-    MPI_T_pvar_handle cma_sent = counter("nodempi_p2p_sent_single_copy");
-    MPI_T_pvar_handle rndv_sent = counter("nodempi_p2p_sent_rendezvous");
+    MPI_T_pvar_handle eager_sent = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
+    MPI_T_pvar_handle cma_sent = mt_pvar_counter(session, "nodempi_p2p_sent_single_copy");
+    MPI_T_pvar_handle rndv_sent = mt_pvar_counter(session, "nodempi_p2p_sent_rendezvous");
     int peer = mt_peer();
     unsigned char *buf = mt_malloc((size_t)PER_ROUND * 16385);
     int ack = 0;
@@ -117,8 +100,9 @@ int main(int argc, char **argv)
     int by_default = (!queue || strcmp(queue, "pair") == 0) && !stream &&
                      (!ncores || atoi(ncores) >= mt_size);
     if (by_default && peer != mt_rank && mt_is_first()) {
-        unsigned long long eager = read_counter(eager_sent);
-        unsigned long long rndv = read_counter(cma_sent) + read_counter(rndv_sent);
+        unsigned long long eager = mt_pvar_read(session, eager_sent);
+        unsigned long long rndv =
+            mt_pvar_read(session, cma_sent) + mt_pvar_read(session, rndv_sent);
         /* Of each round's 40 messages 5 are of 100 B (eager anyway: 30 in all, and all the
          * eager ones without stream eager); the others are above the 4 KiB eager limit: more
          * than a ring's worth of them went eagerly (79-89 of 210 on a quiet machine), some went

@@ -13,17 +13,7 @@
 #include "core/state.h"
 #include "shm/segment.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            failures++;                                                                        \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-        }                                                                                      \
-    } while (0)
+#include "../common/unit_check.h"
 
 static void pause_for(long ns)
 {
@@ -81,7 +71,5 @@ int main(void)
 
     nodempi.segment = NULL;
     free(seg);
-    if (failures == 0)
-        printf("test_running: ok\n");
-    return failures ? 1 : 0;
+    return unit_finish("test_running");
 }
