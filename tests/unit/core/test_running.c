@@ -23,7 +23,9 @@ static void pause_for(long ns)
 
 int main(void)
 {
-    size_t bytes = 4096 + 2 * sizeof(struct shm_rank_block);
+    size_t bytes = 8192; /* a page of header, then the two rank blocks (aligned_alloc wants a
+                          * multiple of the alignment) */
+    _Static_assert(2 * sizeof(struct shm_rank_block) <= 4096, "two rank blocks fit a page");
     struct shm_header *seg = aligned_alloc(4096, bytes);
     memset(seg, 0, bytes);
     seg->nranks = 2;
