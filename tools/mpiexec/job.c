@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "forward.h"
+#include "output_files.h"
 #include "spawn.h"
 
 /* Grace period between SIGTERM and SIGKILL: short enough that a failure ends the job within
@@ -40,6 +41,7 @@ enum { READS_PER_WAKEUP = 4, READS_AT_EXIT = 64 };
 struct rank_slot {
     pid_t pid;   /* 0 once reaped */
     pid_t group; /* the rank's process group: kept after reaping, what it forked may live on */
+    int wait_status; /* as waitpid reported it, for -print-all-exitcodes */
     struct output_stream out;
     struct output_stream err;
 };
@@ -52,6 +54,8 @@ struct job {
     struct output_sink stdout_sink;
     struct output_sink stderr_sink;
     struct stdin_forwarder input;
+    int *stdin_fds; /* per rank: its stdin pipe's read end until it has started, or -1 */
+    struct output_files files; /* --output-filename, -outfile-pattern, -errfile-pattern */
     struct pollfd *polls; /* signalfd, stdin pump, then stdout and stderr of every rank */
     double timeout_at;    /* monotonic seconds; 0: none */
     double kill_at;       /* when SIGTERM escalates to SIGKILL; 0: not pending */
@@ -143,6 +147,7 @@ static void job_reap(struct job *job)
             continue;
         struct rank_slot *slot = &job->ranks[rank];
         slot->pid = 0;
+        slot->wait_status = status;
         job->alive--;
         output_stream_drain(&slot->out, READS_AT_EXIT);
         output_stream_drain(&slot->err, READS_AT_EXIT);
@@ -243,12 +248,56 @@ static void job_step(struct job *job)
     job_check_deadlines(job);
 }
 
-static int job_stdin_for_rank0(struct job *job)
+/* stdin_fds[r]: the read end of rank r's stdin pipe, -1 for the ranks --stdin leaves on
+ * /dev/null (all but rank 0 by default). Without pipes the job still runs, on /dev/null. */
+static void job_stdin_pipes(struct job *job, int *stdin_fds)
 {
-    int read_end = -1;
-    if (!stdin_forwarder_open(&job->input, &read_end))
-        return -1;
-    return read_end;
+    const struct launch_options *opts = job->setup->opts;
+    int nranks = opts->nranks;
+    for (int r = 0; r < nranks; r++)
+        stdin_fds[r] = -1;
+    if (opts->stdin_rank == STDIN_ALL)
+        stdin_forwarder_open(&job->input, nranks, stdin_fds);
+    else if (opts->stdin_rank >= 0)
+        stdin_forwarder_open(&job->input, 1, &stdin_fds[opts->stdin_rank]);
+}
+
+/* What precedes each of the rank's lines: Hydra's -prepend-pattern, or "[rank] " (-l,
+ * --tag-output), or nothing. */
+static void job_rank_tag(const struct launch_options *opts, int rank, char *tag, size_t len)
+{
+    tag[0] = '\0';
+    if (opts->prepend_pattern)
+        output_pattern_expand(opts->prepend_pattern, rank, 0, tag, len);
+    else if (opts->tag_output)
+        snprintf(tag, len, "[%d] ", rank);
+}
+
+/* The rank's two output streams, each to the terminal and its file as the options say. */
+static void job_connect_output(struct job *job, struct rank_slot *slot, int rank,
+                               const struct spawned_rank *spawned)
+{
+    const struct launch_options *opts = job->setup->opts;
+    char tag[FORWARD_TAG_BYTES];
+    job_rank_tag(opts, rank, tag, sizeof(tag));
+    bool copy_out = output_files_copy_to_terminal(&opts->output, 1);
+    bool copy_err = output_files_copy_to_terminal(&opts->output, 2);
+    output_stream_init(&slot->out, spawned->stdout_fd, tag, copy_out ? &job->stdout_sink : NULL,
+                       output_files_sink(&job->files, rank, 1));
+    output_stream_init(&slot->err, spawned->stderr_fd, tag, copy_err ? &job->stderr_sink : NULL,
+                       output_files_sink(&job->files, rank, 2));
+}
+
+/* -v, -verbose: what was started, on stderr (Open MPI prints nothing here, Hydra pages of its
+ * internals; this is what helps on one node). */
+static void job_verbose(struct job *job, int rank, int app, pid_t pid)
+{
+    const struct rank_placement *place = &job->setup->placement->ranks[rank];
+    char line[512];
+    snprintf(line, sizeof(line), "mpiexec: started rank %d (pid %d, app %d): %s%s\n", rank,
+             (int)pid, app, job->setup->program_paths[app],
+             place->bound ? "" : " (not bound)");
+    output_sink_message(&job->stderr_sink, line);
 }
 
 static void job_start_ranks(struct job *job)
@@ -256,7 +305,7 @@ static void job_start_ranks(struct job *job)
     const struct job_setup *setup = job->setup;
     const struct launch_options *opts = setup->opts;
     int dev_null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    int rank0_stdin = job_stdin_for_rank0(job);
+    job_stdin_pipes(job, job->stdin_fds);
     int app = 0, app_end = opts->apps[0].nranks;
     for (int r = 0; r < opts->nranks && !job->ending; r++) {
         while (r >= app_end)
@@ -271,8 +320,8 @@ static void job_start_ranks(struct job *job)
             .app = &opts->apps[app], .env_none = opts->env_none,
             .extra_env = opts->rank_env, .extra_env_count = opts->rank_env_count,
             .initial_errhandler = opts->initial_errhandler,
-            .stdin_fd = (r == 0 && rank0_stdin >= 0) ? rank0_stdin : dev_null,
-            .handled_signals = setup->handled_signals};
+            .stdin_fd = job->stdin_fds[r] >= 0 ? job->stdin_fds[r] : dev_null,
+            .merge_stderr = opts->merge_stderr, .handled_signals = setup->handled_signals};
         struct spawned_rank spawned;
         char why[512];
         if (spawn_rank(&req, &spawned, why, sizeof(why)) != 0) {
@@ -281,13 +330,16 @@ static void job_start_ranks(struct job *job)
         }
         struct rank_slot *slot = &job->ranks[r];
         slot->pid = slot->group = spawned.pid;
-        output_stream_init(&slot->out, spawned.stdout_fd, r, opts->tag_output, &job->stdout_sink);
-        output_stream_init(&slot->err, spawned.stderr_fd, r, opts->tag_output, &job->stderr_sink);
+        job_connect_output(job, slot, r, &spawned);
+        if (opts->verbose)
+            job_verbose(job, r, app, spawned.pid);
         job->started++;
         job->alive++;
     }
-    if (rank0_stdin >= 0)
-        close(rank0_stdin);
+    for (int r = 0; r < opts->nranks; r++) {
+        if (job->stdin_fds[r] >= 0)
+            close(job->stdin_fds[r]);
+    }
     if (dev_null >= 0)
         close(dev_null);
 }
@@ -328,6 +380,23 @@ static void job_finish(struct job *job)
         output_stream_close(&job->ranks[r].err);
     }
     stdin_forwarder_close(&job->input);
+    output_files_close(&job->files);
+}
+
+/* Hydra's -print-all-exitcodes line, on stdout as Hydra prints it: each started rank's status
+ * as waitpid reported it (256 for exit 1, 9 for SIGKILL). */
+static void job_print_exit_codes(struct job *job)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof(host) - 1);
+    host[strcspn(host, ".")] = '\0';
+    output_sink_start_line(&job->stdout_sink);
+    fflush(stdout);
+    printf("[mpiexec@%s] Exit codes: [%s] ", host, host);
+    for (int r = 0; r < job->started; r++)
+        printf("%s%d", r ? "," : "", job->ranks[r].wait_status);
+    printf("\n");
+    fflush(stdout);
 }
 
 struct job_outcome job_run(const struct job_setup *setup)
@@ -337,10 +406,12 @@ struct job_outcome job_run(const struct job_setup *setup)
     if (job) {
         job->ranks = calloc((size_t)nranks, sizeof(*job->ranks));
         job->polls = calloc((size_t)(2 + 2 * nranks), sizeof(*job->polls));
+        job->stdin_fds = calloc((size_t)nranks, sizeof(int));
     }
-    if (!job || !job->ranks || !job->polls) {
+    if (!job || !job->ranks || !job->polls || !job->stdin_fds) {
         fprintf(stderr, "mpiexec: out of memory for %d ranks\n", nranks);
         if (job) {
+            free(job->stdin_fds);
             free(job->polls);
             free(job->ranks);
         }
@@ -350,13 +421,19 @@ struct job_outcome job_run(const struct job_setup *setup)
     job->setup = setup;
     output_sink_init(&job->stdout_sink, STDOUT_FILENO);
     output_sink_init(&job->stderr_sink, STDERR_FILENO);
-    job_start_ranks(job);
+    if (!output_files_open(&job->files, &setup->opts->output, nranks, setup->opts->merge_stderr))
+        job->outcome.exit_status = 2; /* as a usage error: no rank has started */
+    else
+        job_start_ranks(job);
     if (setup->opts->timeout_seconds > 0 && !job->ending)
         job->timeout_at = now_seconds() + setup->opts->timeout_seconds;
     while (job->alive > 0)
         job_step(job);
     job_finish(job);
+    if (setup->opts->print_exit_codes)
+        job_print_exit_codes(job);
     struct job_outcome outcome = job->outcome;
+    free(job->stdin_fds);
     free(job->polls);
     free(job->ranks);
     free(job);

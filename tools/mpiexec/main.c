@@ -174,6 +174,36 @@ static int universe_size(const struct launch_options *opts, const struct job_pla
     return plan->cpus_available > opts->nranks ? plan->cpus_available : opts->nranks;
 }
 
+/* Open MPI's --display-allocation table, on stdout as Open MPI prints it; this node's slots
+ * are the CPUs the job may use. */
+static void display_allocation(const struct job_placement *plan)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof(host) - 1);
+    host[strcspn(host, ".")] = '\0';
+    printf("\n======================   ALLOCATED NODES   ======================\n"
+           "\t%s: slots=%d max_slots=0 slots_inuse=0 state=UP\n"
+           "=================================================================\n",
+           host, plan->cpus_available);
+    fflush(stdout);
+}
+
+/* --nooversubscribe: as in Open MPI, more ranks (times CPUs per rank) than slots is an error
+ * before anything starts. */
+static bool fits_without_oversubscribing(const struct launch_options *opts,
+                                         const struct job_placement *plan)
+{
+    int per_rank = opts->cpus_per_rank > 1 ? opts->cpus_per_rank : 1;
+    if ((long)opts->nranks * per_rank <= plan->cpus_available)
+        return true;
+    fprintf(stderr,
+            "mpiexec: --nooversubscribe: %d ranks%s need more than the %d CPUs this node "
+            "gives the job\n",
+            opts->nranks, per_rank > 1 ? " (with their CPUs per rank)" : "",
+            plan->cpus_available);
+    return false;
+}
+
 static struct job_outcome launch_resolved(const struct launch_options *opts,
                                           char **program_paths)
 {
@@ -188,9 +218,13 @@ static struct job_outcome launch_resolved(const struct launch_options *opts,
     struct job_placement placement;
     char segment_name[64];
     struct shm_header *segment = NULL;
-    bool planned = placement_plan(opts->nranks, opts->bind, &placement);
-    if (planned && opts->report_bindings)
+    bool planned = placement_plan(opts->nranks, opts->bind, opts->cpus_per_rank, &placement);
+    if (planned && opts->display_allocation)
+        display_allocation(&placement);
+    if (planned && (opts->report_bindings || opts->verbose))
         placement_report(&placement, opts->nranks);
+    if (planned && opts->no_oversubscribe && !fits_without_oversubscribing(opts, &placement))
+        planned = false;
     if (planned)
         segment = job_segment_create(opts->nranks, segment_name, sizeof(segment_name));
     struct job_outcome outcome = failed;

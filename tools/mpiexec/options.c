@@ -16,25 +16,11 @@
 
 #include "configfile.h"
 #include "hosts.h"
+#include "options_table.h"
 #include "soft.h"
 
 /* Far above what one node can run; it only keeps rank arithmetic away from int overflow. */
 enum { RANKS_MAX = 1 << 20 };
-
-enum option_values {
-    VALUES_NONE,
-    VALUES_ONE,
-    VALUES_TWO,        /* -genv VAR VALUE, --mca KEY VALUE */
-    VALUES_ASSIGNMENT, /* -env VAR=value (one word) or -env VAR VALUE (Hydra's two) */
-};
-
-struct option_spec {
-    const char *spellings[8]; /* NULL-terminated */
-    enum option_values values;
-    /* second is NULL unless a second value was given. Returns false after printing why. */
-    bool (*apply)(struct launch_options *opts, const char *spelling, const char *value,
-                  const char *second);
-};
 
 static const char usage_text[] =
     "usage: mpiexec [options] [--] program [args...] [: [-n N] [-wdir DIR] program [args...]]...\n"
@@ -47,15 +33,10 @@ static const char usage_text[] =
     "                         hosts' slots give)\n"
     "  -soft LIST             acceptable rank counts: comma-separated a, a:b or a:b:c\n"
     "                         (MPI standard); the largest one not above -n is started\n"
-    "  -host LIST, -hosts LIST, --host LIST, -H LIST\n"
+    "  -host LIST, --host LIST, -H LIST\n"
     "                         hosts as host or host:slots, comma-separated; each must be\n"
     "                         this node (localhost, 127.0.0.1, its hostname); without -n,\n"
     "                         the ranks are the slots (1 per host without :slots)\n"
-    "  -f FILE, -hostfile FILE, --hostfile FILE, -machinefile FILE\n"
-    "                         the same from a file: 'host', 'host:N' or 'host slots=N'\n"
-    "  -ppn N, -N N, --npernode N\n"
-    "                         ranks per node; on one node, the rank count (-n, if given,\n"
-    "                         must equal it)\n"
     "  -arch NAME             accepted when NAME is this machine's (uname -m)\n"
     "  -wdir DIR, --wdir DIR  working directory of this program's ranks\n"
     "  -path DIRS             colon-separated directories searched for the program\n"
@@ -66,51 +47,124 @@ static const char usage_text[] =
     "  -envnone               this program's ranks start from an empty environment\n"
     "  -envall                every variable of mpiexec's environment (the default)\n"
     "\n"
-    "Options of the whole job:\n"
+    "Options of the whole job (anywhere on the command line):\n"
+    "  -hosts LIST            the job's hosts (Hydra), as -host: a program without -n or\n"
+    "                         -host of its own gets the slots as its rank count\n"
+    "  -f FILE, -hostfile FILE, --hostfile FILE, -machinefile FILE\n"
+    "                         the same from a file: 'host', 'host:N' or 'host slots=N'\n"
+    "  -ppn N, -N N, --npernode N, --pernode (N=1), --map-by ppr:N:node\n"
+    "                         ranks per node; on one node, each program's rank count (-n,\n"
+    "                         if given, must equal it)\n"
     "  -genv VAR VALUE, -x VAR[=value], --env VAR=value\n"
     "                         set VAR (-x VAR: mpiexec's own value) for every rank\n"
     "  -genvlist A,B          pass mpiexec's A and B to every rank\n"
     "  -genvnone              every rank starts from an empty environment (plus what\n"
     "                         -genv, -x, -env and the lists pass)\n"
     "  -genvall               every variable of mpiexec's environment (the default)\n"
-    "  --bind-to core|hwthread|l3cache|numa|socket|none, -bind-to ...\n"
-    "                         core: its own core per rank (default while ranks fit on the\n"
-    "                         cores; unbound when they outnumber them); hwthread: its own\n"
-    "                         hardware thread; l3cache, numa, socket: the CPUs of the one\n"
-    "                         holding the core it would get\n"
-    "  --map-by ...           same as --bind-to\n"
-    "  --report-bindings, --display-map, -print-rank-map\n"
-    "                         print each rank's CPUs on stderr before the job starts\n"
-    "  --tag-output, -l, -prepend-rank\n"
-    "                         prefix every output line with [rank]\n"
     "  -initial-errhandler mpi_errors_are_fatal|mpi_errors_return|mpi_errors_abort\n"
     "                         error handler of MPI_COMM_WORLD and MPI_COMM_SELF (and of\n"
     "                         errors outside any object) when MPI_Init returns\n"
-    "  --universe-size N      MPI_UNIVERSE_SIZE (env NODEMPI_UNIVERSE_SIZE; default: the\n"
-    "                         larger of N and the cores; a spawned job inherits it)\n"
-    "  --timeout SEC          kill the job after SEC seconds, exit 124 (env NODEMPI_TIMEOUT)\n"
-    "  --mca KEY VALUE, -mca, --gmca, --prtemca, --pmixmca\n"
-    "                         Open MPI component parameters: accepted and ignored\n"
-    "  --oversubscribe        accepted for compatibility (nodempi always allows it)\n"
-    "  --allow-run-as-root    accepted for compatibility (nodempi always allows it)\n"
+    "  --universe-size N, -usize N|SYSTEM\n"
+    "                         MPI_UNIVERSE_SIZE (env NODEMPI_UNIVERSE_SIZE; default and\n"
+    "                         SYSTEM: the larger of N and the cores; a spawned job inherits it)\n"
+    "  --timeout SEC          kill the job after SEC seconds, exit 124 (env NODEMPI_TIMEOUT,\n"
+    "                         else MPIEXEC_TIMEOUT; Open MPI exits 110 and Hydra 255 there)\n"
+    "\n"
+    "Placement:\n"
+    "  --bind-to core|hwthread|l3cache|numa|socket|machine|none, -bind-to ...\n"
+    "                         core: its own core per rank (default while ranks fit on the\n"
+    "                         cores; unbound when they outnumber them); hwthread: its own\n"
+    "                         hardware thread; l3cache, numa, socket: the CPUs of the one\n"
+    "                         holding the core it would get; machine, none: unbound.\n"
+    "                         Open MPI's :overload-allowed, :if-supported, :ordered are\n"
+    "                         accepted; Hydra's core:n or hwthread:n is --cpus-per-rank n\n"
+    "  --map-by slot|node|board|core|hwthread|l3cache|numa|socket|ppr:N:node[:mods]\n"
+    "                         slot, node, board: the default order (one node); an object\n"
+    "                         binds to it unless --bind-to says otherwise; mods: PE=n (=\n"
+    "                         --cpus-per-rank n), OVERSUBSCRIBE, SPAN, NOOVERSUBSCRIBE\n"
+    "  --rank-by slot|node|board|core|hwthread\n"
+    "                         accepted: ranks are numbered in their cores' order, which\n"
+    "                         these give on one node; by socket, numa or cache is refused\n"
+    "  --cpus-per-rank N, --cpus-per-proc N\n"
+    "                         bind each rank to N cores (unbound if they do not all fit)\n"
+    "  --use-hwthread-cpus    hardware threads are the slots: bind a rank per thread\n"
+    "  --nooversubscribe      more ranks than CPUs is an error (exit 1) before any starts\n"
+    "  --oversubscribe        accepted (nodempi always allows it)\n"
+    "\n"
+    "Output and input:\n"
+    "  --tag-output, -l, -prepend-rank\n"
+    "                         prefix every output line with [rank]\n"
+    "  -prepend-pattern PAT   prefix every line with PAT (%r rank, %h host, %g, %p: 0)\n"
+    "  --output-filename DIR[:nocopy,nojobid], -output-filename ...\n"
+    "                         as Open MPI 4.1: each rank's output also in\n"
+    "                         DIR/1/rank.N/stdout and DIR/1/rank.N/stderr (N padded to the\n"
+    "                         digits of the rank count; created before the ranks start,\n"
+    "                         overwritten); nocopy: not on the terminal; nojobid: no 1/\n"
+    "  -outfile-pattern PAT, -errfile-pattern PAT\n"
+    "                         as Hydra: that stream of each rank into the file PAT names\n"
+    "                         instead of the terminal (%r rank, %h host, %g and %p 0, %t\n"
+    "                         seconds from the start to the rank's first write, %% %);\n"
+    "                         created at the first write, mode 0600; ranks sharing a name\n"
+    "                         share the file. Tags (-l) go into the files too\n"
+    "  --merge-stderr-to-stdout\n"
+    "                         each rank's stderr joins its stdout (one pipe: order kept)\n"
+    "  --stdin N|all|none, -stdin ...\n"
+    "                         the rank that reads mpiexec's stdin (default 0); all: every\n"
+    "                         rank reads a copy; none: no rank (all read /dev/null)\n"
+    "\n"
+    "Reports:\n"
+    "  --report-bindings, --display-map, -print-rank-map\n"
+    "                         print each rank's CPUs on stderr before the job starts\n"
+    "  --display-allocation   Open MPI's table of this node's slots, on stdout\n"
+    "  -v, --verbose, -verbose\n"
+    "                         the bindings, and each rank's pid and program when started\n"
+    "  -print-all-exitcodes   Hydra's line of every rank's wait status, on stdout\n"
     "  -h, --help             this text\n"
-    "  --version              print the nodempi version\n"
+    "  --version, -V          print the nodempi version\n"
+    "  -info                  what this mpiexec can do (Hydra's build information)\n"
     "\n"
-    "  -configfile FILE       the program sections from FILE, one a line ('#' comments,\n"
-    "                         '\\' continues a line, quotes keep blanks); the last option\n"
+    "  -configfile FILE, --app FILE\n"
+    "                         the program sections from FILE, one a line ('#' comments,\n"
+    "                         '\\' continues a line, quotes keep blanks); the last option.\n"
+    "                         As in Hydra, the whole job's options given before it apply\n"
+    "                         to every line, a program's options (-n, -env, -wdir, ...) to\n"
+    "                         the first line only; giving one again on that line is an\n"
+    "                         error (Hydra's 'duplicate setting')\n"
     "\n"
-    "-file (the MPI standard leaves its format to the implementation) is not supported.\n"
+    "Accepted and ignored, because on one node there is nothing for them to do:\n"
+    "  --mca KEY VALUE, -mca, --gmca, --prtemca, --pmixmca, -am FILE, --tune FILE\n"
+    "                         Open MPI's component parameters: nodempi has no components\n"
+    "  --prefix DIR, --noprefix, -s/--preload-binary, --preload-files LIST\n"
+    "                         install paths and copies for remote nodes: there are none\n"
+    "  -launcher/-bootstrap ssh|rsh|fork|slurm|ll|lsf|sge|pbs|cobalt, -launcher-exec,\n"
+    "  --launch-agent         how remote proxies start: nodempi forks each rank itself\n"
+    "                         (manual and persist are refused: nothing would connect)\n"
+    "  -iface IF, -netif IF   network interface: ranks talk through shared memory\n"
+    "  -rmk, -demux, -topolib, -enable-x, -disable-x, -pmi-port, -order-nodes,\n"
+    "  -enable/disable-hostname-propagation\n"
+    "                         Hydra's internal engines and remote-node settings\n"
+    "  -enable-auto-cleanup   the default: a failed rank ends the job\n"
+    "  -q, --quiet            nodempi prints only one-line messages about failures\n"
+    "  --allow-run-as-root    nodempi always allows it\n"
+    "\n"
+    "Refused (exit 2, with the reason): --rankfile, --cpu-set, --cpu-list, -npersocket,\n"
+    "--timestamp-output, --xml, --xterm, --debug, -tv, -disable-auto-cleanup,\n"
+    "--enable-recovery, --max-restarts, -skip-launch-node, --nolocal, --get-stack-traces,\n"
+    "--report-state-on-timeout, -membind; -file (the MPI standard leaves its format to the\n"
+    "implementation; nodempi has none). Any other unknown option is a usage error too.\n"
+    "\n"
     "Exit status: 0 when every rank exits 0; otherwise the first failing rank's status,\n"
     "128+signal for a rank killed by a signal, the code given to MPI_Abort, 124 on timeout,\n"
-    "127 when the program cannot be run, 2 for a usage error.\n"
-    "stdin goes to rank 0; each rank's stdout and stderr are forwarded line by line.\n";
+    "127 when the program cannot be run, 2 for a usage error or an output file that cannot\n"
+    "be created (before any rank starts), 1 for --nooversubscribe.\n"
+    "stdin goes to rank 0 (see --stdin); each rank's stdout and stderr are forwarded line by\n"
+    "line.\n";
 
-/* What one program's options asked for; add_context decides its rank count from it. */
+/* What one program's options asked for; decide_rank_counts turns it into a rank count once
+ * the whole command line is read (job-wide options may come after the program). */
 struct context_request {
     int nranks;       /* -n, 0: not given */
-    int per_node;     /* -ppn, 0: not given */
-    char per_node_spelling[16];
-    int host_slots;   /* summed over -host lists and hostfiles, 0: no host named */
+    int host_slots;   /* summed over the program's -host lists, 0: no host named */
     const char *host; /* the last host list as written, for MPI_INFO_ENV */
     const char *soft;
     const char *arch;
@@ -119,9 +173,24 @@ struct context_request {
     bool env_none;
 };
 
-static struct context_request pending;
+/* Hydra's global host and count options (-hosts, -f, -ppn) and Open MPI's (--hostfile, -N,
+ * --npernode): every program without its own -n or -host gets its count from them, wherever
+ * they are on the command line (before -configfile too). */
+struct job_request {
+    int per_node; /* 0: not given */
+    char per_node_spelling[32];
+    int host_slots; /* summed over -hosts lists and hostfiles, 0: none */
+    const char *hosts; /* the last -hosts list as written, for MPI_INFO_ENV */
+};
 
-static bool parse_count(const char *spelling, const char *value, const char *what, int *count)
+static struct context_request pending;
+static struct context_request *requests; /* one per app context, in order */
+static struct job_request job_wide;
+/* The program options given before -configfile: as in Hydra they belong to the file's first
+ * program, and giving one there again is an error. */
+static struct context_request before_configfile;
+
+bool options_parse_count(const char *spelling, const char *value, const char *what, int *count)
 {
     char *end = NULL;
     long n = strtol(value, &end, 10);
@@ -139,7 +208,7 @@ static bool apply_nranks(struct launch_options *opts, const char *spelling, cons
 {
     (void)opts;
     (void)second;
-    return parse_count(spelling, value, "rank count", &pending.nranks);
+    return options_parse_count(spelling, value, "rank count", &pending.nranks);
 }
 
 static bool apply_soft(struct launch_options *opts, const char *spelling, const char *value,
@@ -154,15 +223,24 @@ static bool apply_soft(struct launch_options *opts, const char *spelling, const 
     return true;
 }
 
+bool options_set_per_node(const char *spelling, int count)
+{
+    snprintf(job_wide.per_node_spelling, sizeof(job_wide.per_node_spelling), "%s", spelling);
+    job_wide.per_node = count;
+    return true;
+}
+
 static bool apply_per_node(struct launch_options *opts, const char *spelling, const char *value,
                            const char *second)
 {
     (void)opts;
     (void)second;
-    snprintf(pending.per_node_spelling, sizeof(pending.per_node_spelling), "%s", spelling);
-    return parse_count(spelling, value, "rank count per node", &pending.per_node);
+    int count;
+    return options_parse_count(spelling, value, "rank count per node", &count) &&
+           options_set_per_node(spelling, count);
 }
 
+/* -host (the MPI standard's key, Open MPI's app context option): this program's hosts. */
 static bool apply_host_list(struct launch_options *opts, const char *spelling,
                             const char *value, const char *second)
 {
@@ -172,12 +250,22 @@ static bool apply_host_list(struct launch_options *opts, const char *spelling,
     return hosts_add_list(value, spelling, &pending.host_slots);
 }
 
+/* -hosts (Hydra's global option): the job's hosts. */
+static bool apply_job_host_list(struct launch_options *opts, const char *spelling,
+                                const char *value, const char *second)
+{
+    (void)opts;
+    (void)second;
+    job_wide.hosts = value;
+    return hosts_add_list(value, spelling, &job_wide.host_slots);
+}
+
 static bool apply_hostfile(struct launch_options *opts, const char *spelling, const char *value,
                            const char *second)
 {
     (void)opts;
     (void)second;
-    return hosts_add_file(value, spelling, &pending.host_slots);
+    return hosts_add_file(value, spelling, &job_wide.host_slots);
 }
 
 static bool apply_arch(struct launch_options *opts, const char *spelling, const char *value,
@@ -251,32 +339,12 @@ static bool apply_universe(struct launch_options *opts, const char *spelling, co
                            const char *second)
 {
     (void)second;
-    return parse_count(spelling, value, "process count", &opts->universe_size);
-}
-
-static const struct {
-    const char *name;
-    enum bind_policy policy;
-} bind_names[] = {
-    {"core", BIND_CORE},       {"hwthread", BIND_HWTHREAD}, {"l3cache", BIND_L3CACHE},
-    {"l3", BIND_L3CACHE},      {"numa", BIND_NUMA},         {"socket", BIND_SOCKET},
-    {"none", BIND_NONE},
-};
-
-static bool apply_bind(struct launch_options *opts, const char *spelling, const char *value,
-                       const char *second)
-{
-    (void)second;
-    for (size_t i = 0; i < sizeof(bind_names) / sizeof(bind_names[0]); i++) {
-        if (strcmp(value, bind_names[i].name) == 0) {
-            opts->bind = bind_names[i].policy;
-            return true;
-        }
+    /* Hydra's SYSTEM: the cores, nodempi's default. */
+    if (strcasecmp(value, "SYSTEM") == 0) {
+        opts->universe_size = 0;
+        return true;
     }
-    fprintf(stderr,
-            "mpiexec: %s accepts core, hwthread, l3cache, numa, socket or none, not '%s'\n",
-            spelling, value);
-    return false;
+    return options_parse_count(spelling, value, "process count", &opts->universe_size);
 }
 
 static bool apply_tag_output(struct launch_options *opts, const char *spelling,
@@ -501,21 +569,21 @@ static const struct option_spec option_table[] = {
     /* The MPI standard's keys (MPI 4.1 11.5) and their usual other spellings. */
     {{"-n", "-np", "--n", "--np", "-c", NULL}, VALUES_ONE, apply_nranks},
     {{"-soft", "--soft", NULL}, VALUES_ONE, apply_soft},
-    {{"-host", "--host", "-hosts", "--hosts", "-H", NULL}, VALUES_ONE, apply_host_list},
+    {{"-host", "--host", "-H", NULL}, VALUES_ONE, apply_host_list},
     {{"-arch", "--arch", NULL}, VALUES_ONE, apply_arch},
     {{"-wdir", "--wdir", "-wd", "--wd", NULL}, VALUES_ONE, apply_wdir},
     {{"-path", "--path", NULL}, VALUES_ONE, apply_path},
     {{"-file", "--file", NULL}, VALUES_ONE, apply_file},
-    {{"-configfile", "--configfile", NULL}, VALUES_ONE, apply_configfile},
+    /* Open MPI's appfile has the same lines: a program's options and the program. */
+    {{"-configfile", "--configfile", "--app", "-app", NULL}, VALUES_ONE, apply_configfile},
     {{"-initial-errhandler", "--initial-errhandler", NULL}, VALUES_ONE,
      apply_initial_errhandler},
-    /* Hosts and counts per node, as MPICH (Hydra) and Open MPI write them. */
+    /* The job's hosts and counts per node, as MPICH (Hydra) and Open MPI write them. */
+    {{"-hosts", "--hosts", NULL}, VALUES_ONE, apply_job_host_list},
     {{"-f", "-hostfile", "--hostfile", "-machinefile", "--machinefile", NULL}, VALUES_ONE,
      apply_hostfile},
     {{"-ppn", "--ppn", "-N", "--npernode", "-npernode", NULL}, VALUES_ONE, apply_per_node},
-    /* Placement and output. */
-    {{"--bind-to", "-bind-to", NULL}, VALUES_ONE, apply_bind},
-    {{"--map-by", "-map-by", NULL}, VALUES_ONE, apply_bind},
+    /* Placement and output (more in options_mapping.c and options_output.c). */
     {{"--report-bindings", "-report-bindings", "--display-map", "-display-map",
       "-print-rank-map", "--print-rank-map", NULL},
      VALUES_NONE, apply_report_bindings},
@@ -535,17 +603,23 @@ static const struct option_spec option_table[] = {
     /* Accepted so that scripts written for Open MPI run; nothing to do on nodempi. */
     {{"--mca", "-mca", "--gmca", "-gmca", "--prtemca", "--pmixmca", NULL}, VALUES_TWO,
      apply_nothing},
-    {{"--oversubscribe", "-oversubscribe", "--allow-run-as-root", NULL}, VALUES_NONE,
-     apply_nothing},
+    {{"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "-allow-run-as-root", NULL},
+     VALUES_NONE, apply_nothing},
 };
+
+static const struct option_table core_option_table = {
+    option_table, sizeof(option_table) / sizeof(option_table[0])};
 
 static const struct option_spec *find_option(const char *name, size_t name_len)
 {
-    size_t count = sizeof(option_table) / sizeof(option_table[0]);
-    for (size_t i = 0; i < count; i++) {
-        for (const char *const *s = option_table[i].spellings; *s; s++) {
-            if (strlen(*s) == name_len && strncmp(*s, name, name_len) == 0)
-                return &option_table[i];
+    const struct option_table *tables[] = {&core_option_table, &output_option_table,
+                                           &mapping_option_table, &foreign_option_table};
+    for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+        for (size_t i = 0; i < tables[t]->count; i++) {
+            for (const char *const *s = tables[t]->specs[i].spellings; *s; s++) {
+                if (strlen(*s) == name_len && strncmp(*s, name, name_len) == 0)
+                    return &tables[t]->specs[i];
+            }
         }
     }
     return NULL;
@@ -588,6 +662,12 @@ static bool apply_option(int argc, char **argv, int *index, struct launch_option
     const char *equals = strchr(word, '=');
     size_t name_len = equals ? (size_t)(equals - word) : strlen(word);
     const struct option_spec *spec = find_option(word, name_len);
+    const char *refusal = spec ? NULL : options_refusal(word, name_len);
+    if (refusal) {
+        fprintf(stderr, "mpiexec: option %.*s is not supported: %s\n", (int)name_len, word,
+                refusal);
+        return false;
+    }
     if (!spec) {
         fprintf(stderr, "mpiexec: unknown option '%.*s' (see mpiexec --help)\n", (int)name_len,
                 word);
@@ -613,7 +693,10 @@ void options_free(struct launch_options *opts)
         free(opts->rank_env[i].assignment);
     free(opts->rank_env);
     free(opts->apps);
+    free(requests);
+    requests = NULL;
     configfile_free(&opts->configfile);
+    output_request_free(&opts->output);
     opts->apps = NULL;
     opts->rank_env = NULL;
     opts->rank_env_count = 0;
@@ -625,7 +708,8 @@ struct word_list {
     char **words;
 };
 
-/* After -configfile, the command line must end: the file holds the program sections. */
+/* After -configfile, the command line must end: the file holds the program sections. The
+ * program options already given wait for the file's first program (add_context). */
 static bool switch_to_configfile(struct word_list *list, int at, struct launch_options *opts)
 {
     if (at + 1 < list->count) {
@@ -635,6 +719,34 @@ static bool switch_to_configfile(struct word_list *list, int at, struct launch_o
     }
     list->count = opts->configfile.count;
     list->words = opts->configfile.words;
+    before_configfile = pending;
+    pending = (struct context_request){0};
+    return true;
+}
+
+/* -info (Hydra): what this mpiexec was built with and can do. */
+static void print_build_info(void)
+{
+    printf("mpiexec (nodempi) %s\n"
+           "    Launchers available:            none needed: every rank runs on this node\n"
+           "    Topology libraries available:   hwloc\n"
+           "    Binding:                        core hwthread l3cache numa socket none\n",
+           NODEMPI_VERSION_STRING);
+}
+
+/* --help, --version, -info: printed, and mpiexec is done. */
+static bool print_and_finish(const char *word)
+{
+    if (is_help(word)) {
+        fputs(usage_text, stdout);
+    } else if (strcmp(word, "--version") == 0 || strcmp(word, "-version") == 0 ||
+               strcmp(word, "-V") == 0) {
+        printf("mpiexec (nodempi) %s\n", NODEMPI_VERSION_STRING);
+    } else if (strcmp(word, "-info") == 0 || strcmp(word, "--info") == 0) {
+        print_build_info();
+    } else {
+        return false;
+    }
     return true;
 }
 
@@ -654,14 +766,8 @@ static enum options_outcome parse_context_options(struct word_list *list, int *i
         }
         if (word[0] != '-' || word[1] == '\0')
             break;
-        if (is_help(word)) {
-            fputs(usage_text, stdout);
+        if (print_and_finish(word))
             return OPTIONS_DONE;
-        }
-        if (strcmp(word, "--version") == 0 || strcmp(word, "-version") == 0) {
-            printf("mpiexec (nodempi) %s\n", NODEMPI_VERSION_STRING);
-            return OPTIONS_DONE;
-        }
         if (!apply_option(argc, argv, &i, opts))
             return OPTIONS_BAD_USAGE;
         if (opts->configfile.words && list->words != opts->configfile.words) {
@@ -678,64 +784,155 @@ static enum options_outcome parse_context_options(struct word_list *list, int *i
     return OPTIONS_LAUNCH;
 }
 
-/* The pending request's rank count. -n is the most asked for; -soft picks the largest count
- * it allows up to that; without either, -ppn or the hosts' slots give it. One node runs the
- * whole count, so a count per node must be that count. */
-static bool decide_rank_count(int *count)
+/* One field of the program options given before -configfile, merged into the first line's. */
+static bool merge_carried(const char *option, const char **field, const char *carried)
 {
-    *count = pending.nranks;
-    if (pending.soft) {
-        int limit = pending.nranks ? pending.nranks : RANKS_MAX;
-        if (!soft_pick_largest(pending.soft, limit, "-soft", count))
+    if (carried && *field) {
+        fprintf(stderr,
+                "mpiexec: %s given both before -configfile and on the file's first line (options "
+                "of a program before -configfile belong to that line, as in Hydra)\n",
+                option);
+        return false;
+    }
+    if (carried)
+        *field = carried;
+    return true;
+}
+
+static bool merge_before_configfile(void)
+{
+    const struct context_request *carried = &before_configfile;
+    if (carried->nranks && pending.nranks) {
+        fprintf(stderr,
+                "mpiexec: -n given both before -configfile and on the file's first line (options "
+                "of a program before -configfile belong to that line, as in Hydra)\n");
+        return false;
+    }
+    if (carried->nranks)
+        pending.nranks = carried->nranks;
+    pending.host_slots += carried->host_slots;
+    pending.env_none |= carried->env_none;
+    return merge_carried("-host", &pending.host, carried->host) &&
+           merge_carried("-soft", &pending.soft, carried->soft) &&
+           merge_carried("-arch", &pending.arch, carried->arch) &&
+           merge_carried("-wdir", &pending.wdir, carried->wdir) &&
+           merge_carried("-path", &pending.path, carried->path);
+}
+
+/* The program's rank count. -n is the most asked for; -soft picks the largest count it allows
+ * up to that; without either, the count per node, the program's -host slots or the job's hosts'
+ * slots give it. One node runs the whole count, so a count per node must be that count. */
+static bool decide_rank_count(const struct context_request *req, int *count)
+{
+    *count = req->nranks;
+    if (req->soft) {
+        int limit = req->nranks ? req->nranks : RANKS_MAX;
+        if (!soft_pick_largest(req->soft, limit, "-soft", count))
             return false;
     } else if (!*count) {
-        *count = pending.per_node ? pending.per_node
-                 : pending.host_slots ? pending.host_slots
-                                      : 1;
+        *count = job_wide.per_node ? job_wide.per_node
+                 : req->host_slots ? req->host_slots
+                 : job_wide.host_slots ? job_wide.host_slots
+                                       : 1;
     }
-    if (pending.per_node && *count != pending.per_node) {
+    if (job_wide.per_node && *count != job_wide.per_node) {
         fprintf(stderr,
                 "mpiexec: %s %d: this node runs all %d ranks of the program (-n/-soft), so the "
                 "count per node must be %d\n",
-                pending.per_node_spelling, pending.per_node, *count, *count);
+                job_wide.per_node_spelling, job_wide.per_node, *count, *count);
         return false;
     }
     return true;
 }
 
+/* The program at program_argv, with the options pending for it; its count comes later. */
 static bool add_context(struct launch_options *opts, char **program_argv)
 {
-    int count;
-    if (!decide_rank_count(&count))
+    if (opts->napps == 0 && opts->configfile.words && !merge_before_configfile())
         return false;
-    struct app_context *grown =
-        realloc(opts->apps, sizeof(*grown) * (size_t)(opts->napps + 1));
-    if (!grown) {
+    size_t n = (size_t)opts->napps + 1;
+    struct app_context *grown = realloc(opts->apps, sizeof(*grown) * n);
+    if (grown)
+        opts->apps = grown;
+    struct context_request *grown_requests = realloc(requests, sizeof(*grown_requests) * n);
+    if (grown_requests)
+        requests = grown_requests;
+    if (!grown || !grown_requests) {
         fprintf(stderr, "mpiexec: out of memory\n");
         return false;
     }
-    opts->apps = grown;
+    requests[opts->napps] = pending;
     opts->apps[opts->napps++] = (struct app_context){
-        .nranks = count, .wdir = pending.wdir, .path = pending.path, .argv = program_argv,
-        .env_none = pending.env_none, .maxprocs = pending.nranks ? pending.nranks : count,
-        .soft = pending.soft, .host = pending.host, .arch = pending.arch};
+        .wdir = pending.wdir, .path = pending.path, .argv = program_argv,
+        .env_none = pending.env_none, .soft = pending.soft, .arch = pending.arch};
     return true;
+}
+
+static bool decide_rank_counts(struct launch_options *opts)
+{
+    long total = 0;
+    for (int a = 0; a < opts->napps; a++) {
+        struct app_context *app = &opts->apps[a];
+        if (!decide_rank_count(&requests[a], &app->nranks))
+            return false;
+        app->maxprocs = requests[a].nranks ? requests[a].nranks : app->nranks;
+        app->host = requests[a].host ? requests[a].host : job_wide.hosts;
+        total += app->nranks;
+        if (total > RANKS_MAX) {
+            fprintf(stderr, "mpiexec: more than %d ranks in all\n", RANKS_MAX);
+            return false;
+        }
+    }
+    opts->nranks = (int)total;
+    return true;
+}
+
+/* Checks that need the whole command line. */
+static bool check_job(struct launch_options *opts)
+{
+    if (opts->stdin_rank >= opts->nranks) {
+        fprintf(stderr, "mpiexec: --stdin %d: the job has ranks 0 to %d\n", opts->stdin_rank,
+                opts->nranks - 1);
+        return false;
+    }
+    if (opts->output.directory && (opts->output.stdout_pattern || opts->output.stderr_pattern)) {
+        fprintf(stderr, "mpiexec: --output-filename and -outfile-pattern/-errfile-pattern name "
+                        "the same files two ways: give one of them\n");
+        return false;
+    }
+    if (opts->hwthread_slots && opts->bind == BIND_DEFAULT)
+        opts->bind = BIND_HWTHREAD;
+    return true;
+}
+
+/* The job's timeout before the command line's --timeout: NODEMPI_TIMEOUT, else
+ * MPIEXEC_TIMEOUT (read by both Open MPI and Hydra). */
+static bool read_environment(struct launch_options *opts)
+{
+    const char *names[] = {"NODEMPI_TIMEOUT", "MPIEXEC_TIMEOUT"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *value = getenv(names[i]);
+        if (value && value[0]) {
+            if (!parse_timeout(opts, names[i], value))
+                return false;
+            break;
+        }
+    }
+    /* Also how a spawned job learns its parents' universe: mpiexec sets it for every rank. */
+    const char *env_universe = getenv("NODEMPI_UNIVERSE_SIZE");
+    return !env_universe || !env_universe[0] ||
+           apply_universe(opts, "NODEMPI_UNIVERSE_SIZE", env_universe, NULL);
 }
 
 /* Contexts are separated by a ":" word, which is replaced by NULL to end the previous
  * program's arguments; the program-section options belong to the context they precede. */
 enum options_outcome options_parse(int argc, char **argv, struct launch_options *opts)
 {
-    *opts = (struct launch_options){.bind = BIND_DEFAULT};
-    const char *env_timeout = getenv("NODEMPI_TIMEOUT");
-    if (env_timeout && env_timeout[0] && !parse_timeout(opts, "NODEMPI_TIMEOUT", env_timeout))
+    *opts = (struct launch_options){.bind = BIND_DEFAULT, .stdin_rank = 0};
+    job_wide = (struct job_request){0};
+    before_configfile = (struct context_request){0};
+    if (!read_environment(opts))
         return OPTIONS_BAD_USAGE;
-    /* Also how a spawned job learns its parents' universe: mpiexec sets it for every rank. */
-    const char *env_universe = getenv("NODEMPI_UNIVERSE_SIZE");
-    if (env_universe && env_universe[0] &&
-        !apply_universe(opts, "NODEMPI_UNIVERSE_SIZE", env_universe, NULL))
-        return OPTIONS_BAD_USAGE;
-    int total = 0;
     struct word_list list = {argc, argv};
     for (int i = 1;;) {
         pending = (struct context_request){0};
@@ -746,18 +943,14 @@ enum options_outcome options_parse(int argc, char **argv, struct launch_options 
         argv = list.words;
         if (!add_context(opts, &argv[i]))
             return OPTIONS_BAD_USAGE;
-        total += opts->apps[opts->napps - 1].nranks;
-        if (total > RANKS_MAX) {
-            fprintf(stderr, "mpiexec: more than %d ranks in all\n", RANKS_MAX);
-            return OPTIONS_BAD_USAGE;
-        }
         while (i < argc && strcmp(argv[i], ":") != 0)
             i++;
         if (i >= argc)
             break;
         argv[i++] = NULL;
     }
-    opts->nranks = total;
+    if (!decide_rank_counts(opts) || !check_job(opts))
+        return OPTIONS_BAD_USAGE;
     opts->program_argv = opts->apps[0].argv;
     return OPTIONS_LAUNCH;
 }

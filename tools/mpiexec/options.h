@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "configfile.h"
+#include "output_files.h"
 
 enum bind_policy {
     BIND_DEFAULT,  /* one core per rank while ranks fit, unbound when oversubscribed */
@@ -56,8 +57,21 @@ struct launch_options {
     struct app_context *apps; /* napps contexts (malloc'd) */
     int napps;
     int universe_size;        /* --universe-size: MPI_UNIVERSE_SIZE, 0: the default */
+    int cpus_per_rank;        /* --cpus-per-rank, --map-by X:PE=n, -bind-to core:n; 0: one */
+    bool no_oversubscribe;    /* --nooversubscribe: more ranks than CPUs is an error */
+    bool hwthread_slots;      /* --use-hwthread-cpus: by default a rank per hardware thread */
+    bool verbose;             /* -v, -verbose: say what is started */
+    bool display_allocation;  /* --display-allocation: Open MPI's table of this node's slots */
+    bool print_exit_codes;    /* -print-all-exitcodes (Hydra) */
+    /* Output and input (options_output.c). */
+    struct output_request output; /* --output-filename, -outfile-pattern, -errfile-pattern */
+    bool merge_stderr;        /* --merge-stderr-to-stdout */
+    const char *prepend_pattern; /* -prepend-pattern: each line's prefix, NULL: see tag_output */
+    int stdin_rank;           /* --stdin: the rank reading mpiexec's stdin (default 0), or: */
     struct configfile configfile; /* -configfile: the program sections' words, if given */
 };
+
+enum { STDIN_NONE = -1, STDIN_ALL = -2 }; /* launch_options.stdin_rank: none, every rank */
 
 enum options_outcome {
     OPTIONS_LAUNCH,     /* run the job */

@@ -46,6 +46,21 @@ static void bind_to_object(hwloc_topology_t topo, hwloc_obj_t obj, struct rank_p
     hwloc_cpuset_to_glibc_sched_affinity(topo, obj->cpuset, &p->cpus, sizeof(p->cpus));
 }
 
+/* --cpus-per-rank n: the n units from first on, together (Open MPI's PE=n). */
+static void bind_to_objects(hwloc_topology_t topo, hwloc_obj_type_t unit, int first, int count,
+                            struct rank_placement *p)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set)
+        return; /* stays unbound */
+    for (int i = 0; i < count; i++)
+        hwloc_bitmap_or(set, set, hwloc_get_obj_by_type(topo, unit, (unsigned)(first + i))->cpuset);
+    p->bound = true;
+    p->first_cpu = hwloc_bitmap_first(set);
+    hwloc_cpuset_to_glibc_sched_affinity(topo, set, &p->cpus, sizeof(p->cpus));
+    hwloc_bitmap_free(set);
+}
+
 /* The hwloc object a wide binding policy binds to, or HWLOC_OBJ_TYPE_MAX for none. */
 static hwloc_obj_type_t wide_binding_type(enum bind_policy policy)
 {
@@ -76,7 +91,7 @@ static hwloc_obj_t covering_object(hwloc_topology_t topo, hwloc_obj_type_t type,
 /* Widens each bound rank to the object of the policy's type holding its core; the rank may
  * then run on any of its CPUs, so no single CPU is reported (first_cpu -1). */
 static void widen_bindings(hwloc_topology_t topo, enum bind_policy policy, int nranks,
-                           hwloc_obj_type_t unit, struct job_placement *plan)
+                           hwloc_obj_type_t unit, int per_rank, struct job_placement *plan)
 {
     hwloc_obj_type_t type = wide_binding_type(policy);
     if (type == HWLOC_OBJ_TYPE_MAX || !plan->ranks[0].bound)
@@ -87,7 +102,7 @@ static void widen_bindings(hwloc_topology_t topo, enum bind_policy policy, int n
         return;
     }
     for (int r = 0; r < nranks; r++) {
-        hwloc_obj_t own = hwloc_get_obj_by_type(topo, unit, (unsigned)r);
+        hwloc_obj_t own = hwloc_get_obj_by_type(topo, unit, (unsigned)(r * per_rank));
         hwloc_obj_t wide = own ? covering_object(topo, type, own) : NULL;
         if (!wide)
             continue; /* a CPU outside every such object keeps its own binding */
@@ -99,7 +114,8 @@ static void widen_bindings(hwloc_topology_t topo, enum bind_policy policy, int n
 /* Cores first (hardware threads for BIND_HWTHREAD); hardware threads when ranks outnumber
  * cores but not threads. Returns the number of hardware threads, or 0 when hwloc cannot
  * describe the machine. */
-static int plan_from_hwloc(int nranks, enum bind_policy policy, struct job_placement *plan)
+static int plan_from_hwloc(int nranks, enum bind_policy policy, int per_rank,
+                           struct job_placement *plan)
 {
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0)
@@ -115,19 +131,22 @@ static int plan_from_hwloc(int nranks, enum bind_policy policy, struct job_place
 
     int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     int threads = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+    long units = (long)nranks * per_rank;
     hwloc_obj_type_t unit =
-        nranks <= cores && policy != BIND_HWTHREAD ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
-    if (threads > 0 && nranks <= threads) {
+        units <= cores && policy != BIND_HWTHREAD ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
+    if (threads > 0 && units <= threads) {
         for (int r = 0; r < nranks; r++)
-            bind_to_object(topo, hwloc_get_obj_by_type(topo, unit, (unsigned)r), &plan->ranks[r]);
-        widen_bindings(topo, policy, nranks, unit, plan);
+            bind_to_objects(topo, unit, r * per_rank, per_rank, &plan->ranks[r]);
+        widen_bindings(topo, policy, nranks, unit, per_rank, plan);
     }
     hwloc_topology_destroy(topo);
     return threads > 0 ? threads : 0;
 }
 
-bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *plan)
+bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
+                    struct job_placement *plan)
 {
+    int per_rank = cpus_per_rank > 1 ? cpus_per_rank : 1;
     plan->ranks = calloc((size_t)nranks, sizeof(*plan->ranks));
     if (!plan->ranks) {
         fprintf(stderr, "mpiexec: out of memory\n");
@@ -137,8 +156,8 @@ bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *p
         leave_unbound(&plan->ranks[r]);
 
     /* The plan is computed even for --bind-to none: NODEMPI_NCORES is needed either way. */
-    plan->cpus_available = plan_from_hwloc(nranks, policy, plan);
-    if (plan->cpus_available == 0)
+    plan->cpus_available = plan_from_hwloc(nranks, policy, per_rank, plan);
+    if (plan->cpus_available == 0 && per_rank == 1)
         plan->cpus_available = plan_from_affinity(nranks, plan);
     if (plan->cpus_available == 0)
         plan->cpus_available = 1;
@@ -151,9 +170,13 @@ bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *p
     if (policy == BIND_NONE) {
         for (int r = 0; r < nranks; r++)
             leave_unbound(&plan->ranks[r]);
-    } else if (policy != BIND_DEFAULT && nranks > plan->cpus_available) {
-        fprintf(stderr, "mpiexec: %d ranks on %d CPUs: ranks are left unbound (oversubscribed)\n",
-                nranks, plan->cpus_available);
+    } else if ((policy != BIND_DEFAULT || per_rank > 1) &&
+               (long)nranks * per_rank > plan->cpus_available) {
+        char each[32] = "";
+        if (per_rank > 1)
+            snprintf(each, sizeof(each), " of %d CPUs each", per_rank);
+        fprintf(stderr, "mpiexec: %d ranks%s on %d CPUs: ranks are left unbound (oversubscribed)\n",
+                nranks, each, plan->cpus_available);
     }
     return true;
 }

@@ -21,8 +21,10 @@ struct job_placement {
     struct rank_placement *ranks;
 };
 
-/* Plans nranks placements under policy; false (message printed) only when out of memory. */
-bool placement_plan(int nranks, enum bind_policy policy, struct job_placement *plan);
+/* Plans nranks placements under policy, each on cpus_per_rank cores (0 or 1: one); false
+ * (message printed) only when out of memory. */
+bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
+                    struct job_placement *plan);
 /* One line per rank on stderr: the CPUs it is bound to, or that it is not bound
  * (--report-bindings). */
 void placement_report(const struct job_placement *plan, int nranks);

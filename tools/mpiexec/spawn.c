@@ -103,8 +103,10 @@ _Noreturn static void run_child(const struct spawn_request *req, int stdout_w, i
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher)
         _exit(127);
     child_restore_signals(req->handled_signals);
+    /* Merged as Open MPI merges: one pipe, so the two streams keep the order the rank wrote
+     * them in; the stderr pipe then just reports EOF. */
     if (dup2(req->stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_w, STDOUT_FILENO) < 0 ||
-        dup2(stderr_w, STDERR_FILENO) < 0)
+        dup2(req->merge_stderr ? stdout_w : stderr_w, STDERR_FILENO) < 0)
         child_fail(report_fd, errno);
     int core = -1;
     const struct rank_placement *place = req->placement;

@@ -5,6 +5,7 @@
 #define NODEMPI_MPIEXEC_SPAWN_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -27,6 +28,7 @@ struct spawn_request {
     int extra_env_count;
     const char *initial_errhandler; /* NODEMPI_INITIAL_ERRHANDLER, NULL: the default */
     int stdin_fd;             /* the child's stdin (a pipe end or /dev/null) */
+    bool merge_stderr;        /* --merge-stderr-to-stdout: stderr is the stdout pipe too */
     const sigset_t *handled_signals; /* mpiexec's own signals: default again in the child */
 };
 

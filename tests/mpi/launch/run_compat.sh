@@ -117,7 +117,7 @@ run -bind-to board "$REPORT"
 expect_usage_error "^mpiexec: -bind-to accepts core, hwthread, .* or none, not 'board'"
 
 # Anything else stays unknown.
-run --output-filename "$WORK/out" "$REPORT"
-expect_usage_error "^mpiexec: unknown option '--output-filename'"
+run --frobnicate-output "$WORK/out" "$REPORT"
+expect_usage_error "^mpiexec: unknown option '--frobnicate-output'"
 
 launch_pass
