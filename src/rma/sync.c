@@ -17,6 +17,7 @@
 #include "core/group.h"
 #include "core/progress.h"
 #include "core/request.h"
+#include "core/running.h"
 #include "core/state.h"
 #include "rma/internal.h"
 #include "shm/segment.h"
@@ -48,6 +49,9 @@ void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg)
 {
     atomic_fetch_add_explicit(&win->header->waiters, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
+    /* Whoever releases the condition is not known here: no spinning on the rank the last
+     * receive named (core/running.c); an oversubscribed waiter yields and sleeps as always. */
+    core_running_await(-1);
     struct wait_closure closure = {ready, arg};
     /* On the stack: the engine unlinks a generic request in the round it completes, and
      * core_request_wait_complete returns only after that round. */
