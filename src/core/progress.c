@@ -66,10 +66,14 @@ static int spin_while_running(void)
            (sw == CORE_SWITCH_ON || (sw == CORE_SWITCH_AUTO && core_config.wait == CORE_WAIT_AUTO));
 }
 
+/* core_progress_idle's last look (every 16th idle round, NODEMPI_WAIT=auto): do the awake
+ * ranks fit the cores? Then every waiter spins anyway and nobody needs our running stamps. */
+static int awake_fit;
+
 int core_progress(void)
 {
-    if (nodempi.oversubscribed && spin_while_running())
-        core_running_beat();
+    if (nodempi.oversubscribed && !awake_fit && spin_while_running())
+        core_running_beat(); /* (4 ranks, two ping-ponging, two asleep: 8 B 0.106 -> 0.095 us) */
     int did = p2p_progress();
     if (generic_head)
         did |= poll_generic();
@@ -240,11 +244,10 @@ void core_progress_idle(unsigned idle_rounds)
         core_cpu_relax();
         return;
     }
-    static int fit; /* awake_ranks_fit(), looked at every 16th round */
     if (policy == CORE_WAIT_AUTO) {
         if (idle_rounds % 16 == 1)
-            fit = awake_ranks_fit() && !cores_contended();
-        if (fit) {
+            awake_fit = awake_ranks_fit() && !cores_contended();
+        if (awake_fit) {
             if (idle_rounds < core_config.spin_rounds)
                 core_cpu_relax();
             else
