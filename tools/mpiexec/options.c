@@ -393,10 +393,11 @@ static bool apply_initial_errhandler(struct launch_options *opts, const char *sp
     return false;
 }
 
-/* Open MPI's component parameters choose among Open MPI's own components (btl, pml, ...),
- * which nodempi does not have: scripts written for Open MPI run unchanged, silently. */
-static bool apply_nothing(struct launch_options *opts, const char *spelling, const char *value,
-                          const char *second)
+/* Accept and ignore (each table entry says why). Open MPI's component parameters choose
+ * among Open MPI's own components (btl, pml, ...), which nodempi does not have: scripts
+ * written for Open MPI run unchanged, silently. */
+bool options_apply_nothing(struct launch_options *opts, const char *spelling, const char *value,
+                           const char *second)
 {
     (void)opts;
     (void)spelling;
@@ -599,12 +600,12 @@ static const struct option_spec option_table[] = {
     {{"-envlist", "--envlist", NULL}, VALUES_ONE, apply_local_env_list},
     {{"-genvnone", "--genvnone", NULL}, VALUES_NONE, apply_global_env_none},
     {{"-envnone", "--envnone", NULL}, VALUES_NONE, apply_local_env_none},
-    {{"-genvall", "--genvall", "-envall", "--envall", NULL}, VALUES_NONE, apply_nothing},
+    {{"-genvall", "--genvall", "-envall", "--envall", NULL}, VALUES_NONE, options_apply_nothing},
     /* Accepted so that scripts written for Open MPI run; nothing to do on nodempi. */
     {{"--mca", "-mca", "--gmca", "-gmca", "--prtemca", "--pmixmca", NULL}, VALUES_TWO,
-     apply_nothing},
+     options_apply_nothing},
     {{"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "-allow-run-as-root", NULL},
-     VALUES_NONE, apply_nothing},
+     VALUES_NONE, options_apply_nothing},
 };
 
 static const struct option_table core_option_table = {

@@ -7,16 +7,6 @@
 
 #include "options_table.h"
 
-static bool apply_ignored(struct launch_options *opts, const char *spelling, const char *value,
-                          const char *second)
-{
-    (void)opts;
-    (void)spelling;
-    (void)value;
-    (void)second;
-    return true;
-}
-
 /* Hydra's -launcher chooses how proxies start on other nodes (ssh, a batch system's own
  * starter): nodempi forks every rank itself here. "manual" and "persist" expect the user to
  * start proxies by hand, which no nodempi job would ever connect to. */
@@ -39,25 +29,26 @@ static bool apply_launcher(struct launch_options *opts, const char *spelling, co
 
 static const struct option_spec foreign_specs[] = {
     /* Accepted and ignored: they concern other nodes, or another launcher's internals. */
-    {{"--prefix", "-prefix", NULL}, VALUES_ONE, apply_ignored},
-    {{"--noprefix", "-noprefix", NULL}, VALUES_NONE, apply_ignored},
-    {{"-s", "--preload-binary", "-preload-binary", NULL}, VALUES_NONE, apply_ignored},
-    {{"--preload-files", "-preload-files", NULL}, VALUES_ONE, apply_ignored},
-    {{"-q", "--quiet", "-quiet", NULL}, VALUES_NONE, apply_ignored},
-    {{"-am", "--am", "--tune", "-tune", NULL}, VALUES_ONE, apply_ignored},
-    {{"-iface", "--iface", "-netif", NULL}, VALUES_ONE, apply_ignored},
+    {{"--prefix", "-prefix", NULL}, VALUES_ONE, options_apply_nothing},
+    {{"--noprefix", "-noprefix", NULL}, VALUES_NONE, options_apply_nothing},
+    {{"-s", "--preload-binary", "-preload-binary", NULL}, VALUES_NONE, options_apply_nothing},
+    {{"--preload-files", "-preload-files", NULL}, VALUES_ONE, options_apply_nothing},
+    {{"-q", "--quiet", "-quiet", NULL}, VALUES_NONE, options_apply_nothing},
+    {{"-am", "--am", "--tune", "-tune", NULL}, VALUES_ONE, options_apply_nothing},
+    {{"-iface", "--iface", "-netif", NULL}, VALUES_ONE, options_apply_nothing},
     {{"-launcher", "--launcher", "-bootstrap", "--bootstrap", NULL}, VALUES_ONE, apply_launcher},
     {{"-launcher-exec", "--launcher-exec", "-bootstrap-exec", "--bootstrap-exec",
       "--launch-agent", "-launch-agent", NULL},
-     VALUES_ONE, apply_ignored},
+     VALUES_ONE, options_apply_nothing},
     {{"-rmk", "--rmk", "-demux", "--demux", "-topolib", "--topolib", NULL}, VALUES_ONE,
-     apply_ignored},
-    {{"-enable-x", "-disable-x", "--enable-x", "--disable-x", NULL}, VALUES_NONE, apply_ignored},
-    {{"-enable-auto-cleanup", "--enable-auto-cleanup", NULL}, VALUES_NONE, apply_ignored},
+     options_apply_nothing},
+    {{"-enable-x", "-disable-x", "--enable-x", "--disable-x", NULL}, VALUES_NONE,
+     options_apply_nothing},
+    {{"-enable-auto-cleanup", "--enable-auto-cleanup", NULL}, VALUES_NONE, options_apply_nothing},
     {{"-pmi-port", "--pmi-port", "-disable-hostname-propagation",
       "-enable-hostname-propagation", NULL},
-     VALUES_NONE, apply_ignored},
-    {{"-order-nodes", "--order-nodes", NULL}, VALUES_ONE, apply_ignored},
+     VALUES_NONE, options_apply_nothing},
+    {{"-order-nodes", "--order-nodes", NULL}, VALUES_ONE, options_apply_nothing},
 };
 
 const struct option_table foreign_option_table = {

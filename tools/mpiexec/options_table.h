@@ -39,6 +39,10 @@ extern const struct option_table foreign_option_table;
  * with a reason; NULL otherwise. */
 const char *options_refusal(const char *name, size_t name_len);
 
+/* The applier of options accepted and ignored. */
+bool options_apply_nothing(struct launch_options *opts, const char *spelling, const char *value,
+                           const char *second);
+
 /* A count from 1 to the rank limit; false after a message naming spelling and what. */
 bool options_parse_count(const char *spelling, const char *value, const char *what, int *count);
 /* Ranks per node for the whole job (-ppn, -N, --npernode, --pernode, --map-by ppr:N:node):

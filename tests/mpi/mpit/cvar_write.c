@@ -20,38 +20,20 @@ static MPI_T_cvar_handle cvar(const char *name)
 
 static MPI_T_pvar_session session;
 
-static MPI_T_pvar_handle counter(const char *name)
-{
-    int index = -1, count;
-    MPI_T_pvar_handle handle = MPI_T_PVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index), name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count),
-                 name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_start(session, handle), name);
-    return handle;
-}
-
-static unsigned long long read_pvar(MPI_T_pvar_handle handle)
-{
-    unsigned long long value = 0;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_read(session, handle, &value), "pvar_read");
-    return value;
-}
-
 /* Rank 0 sends one MESSAGE-byte message to rank 1; returns how rank 0's counters moved:
  * 'e' eager, 'r' rendezvous, '?' anything else. */
 static char send_one(MPI_T_pvar_handle eager, MPI_T_pvar_handle eager_long,
                      MPI_T_pvar_handle cma, MPI_T_pvar_handle rndv)
 {
     static char buf[MESSAGE];
-    unsigned long long e = read_pvar(eager) + read_pvar(eager_long), c = read_pvar(cma),
-                       r = read_pvar(rndv);
+    unsigned long long e = mt_pvar_read(session, eager) + mt_pvar_read(session, eager_long);
+    unsigned long long c = mt_pvar_read(session, cma), r = mt_pvar_read(session, rndv);
     char how = '-';
     if (mt_rank == 0) {
         MPI_Send(buf, MESSAGE, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-        e = read_pvar(eager) + read_pvar(eager_long) - e;
-        c = read_pvar(cma) - c;
-        r = read_pvar(rndv) - r;
+        e = mt_pvar_read(session, eager) + mt_pvar_read(session, eager_long) - e;
+        c = mt_pvar_read(session, cma) - c;
+        r = mt_pvar_read(session, rndv) - r;
         how = e == 1 && c + r == 0 ? 'e' : e == 0 && c + r == 1 ? 'r' : '?';
     } else if (mt_rank == 1) {
         MPI_Recv(buf, MESSAGE, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -66,12 +48,12 @@ static int send_large(MPI_T_pvar_handle cma, MPI_T_pvar_handle rndv)
 {
     enum { LARGE = 1 << 20 };
     static char buf[LARGE];
-    unsigned long long c = read_pvar(cma), r = read_pvar(rndv);
+    unsigned long long c = mt_pvar_read(session, cma), r = mt_pvar_read(session, rndv);
     int how = 0;
     if (mt_rank == 0) {
         MPI_Send(buf, LARGE, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-        c = read_pvar(cma) - c;
-        r = read_pvar(rndv) - r;
+        c = mt_pvar_read(session, cma) - c;
+        r = mt_pvar_read(session, rndv) - r;
         how = c == 1 && r == 0 ? 1 : c == 0 && r == 1 ? 0 : -1;
     } else if (mt_rank == 1) {
         MPI_Recv(buf, LARGE, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -94,10 +76,10 @@ int main(int argc, char **argv)
     MT_CHECK_INT(65536, got, "a write before MPI_Init survives it");
 
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
-    MPI_T_pvar_handle eager1 = counter("nodempi_p2p_sent_eager");
-    MPI_T_pvar_handle eager_long = counter("nodempi_p2p_sent_eager_long");
-    MPI_T_pvar_handle cma = counter("nodempi_p2p_sent_single_copy");
-    MPI_T_pvar_handle rndv = counter("nodempi_p2p_sent_rendezvous");
+    MPI_T_pvar_handle eager1 = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
+    MPI_T_pvar_handle eager_long = mt_pvar_counter(session, "nodempi_p2p_sent_eager_long");
+    MPI_T_pvar_handle cma = mt_pvar_counter(session, "nodempi_p2p_sent_single_copy");
+    MPI_T_pvar_handle rndv = mt_pvar_counter(session, "nodempi_p2p_sent_rendezvous");
 
     char sent = send_one(eager1, eager_long, cma, rndv);
     if (mt_rank == 0)
