@@ -179,6 +179,9 @@ struct p2p_peer {
      * order on both sides, so a message is named by its number (cancel.c). */
     uint32_t messages_sent;
     uint32_t messages_received;
+    /* messages_received when we last sent an eager message: equal means the peer has not
+     * answered since, a stream, and a tiny message goes packed (send.c, fastbox.h) */
+    uint32_t received_at_send;
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_adapt adapt;      /* single copy or pipeline, learnt from this pair (adapt.c) */
     struct p2p_assembly assembly;
@@ -364,6 +367,13 @@ static inline void p2p_publish(struct p2p_peer *peer, struct shm_record *rec)
         return;
     }
     p2p_queue_publish_slow(peer, rec);
+}
+
+/* The next record from peer in send order (its fastbox and ring), or NULL; *in_fastbox says
+ * which to release it to (shm_pair_release). */
+static inline struct shm_record *p2p_pair_peek(struct p2p_peer *peer, int *in_fastbox)
+{
+    return shm_pair_peek(&peer->from_peer, &peer->from_fb, P2P_RECORD_EAGER, in_fastbox);
 }
 
 #endif

@@ -235,7 +235,7 @@ static int drain_ring(int src)
 {
     struct p2p_peer *peer = &p2p.peers[src];
     int in_fastbox;
-    struct shm_record *rec = shm_pair_peek(&peer->from_peer, &peer->from_fb, &in_fastbox);
+    struct shm_record *rec = p2p_pair_peek(peer, &in_fastbox);
     if (!rec)
         return 0;
     do {
@@ -243,7 +243,7 @@ static int drain_ring(int src)
             shm_fastbox_prefetch_next(&peer->from_fb);
         p2p_handle_record(src, rec);
         shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
-    } while ((rec = shm_pair_peek(&peer->from_peer, &peer->from_fb, &in_fastbox)));
+    } while ((rec = p2p_pair_peek(peer, &in_fastbox)));
     p2p_after_drain(src);
     return 1; /* p2p_queue_poll wakes senders waiting for the room */
 }
@@ -262,14 +262,14 @@ static int drain_ring_cor(int src)
 {
     struct p2p_peer *peer = &p2p.peers[src];
     int in_fastbox;
-    struct shm_record *rec = shm_pair_peek(&peer->from_peer, &peer->from_fb, &in_fastbox);
+    struct shm_record *rec = p2p_pair_peek(peer, &in_fastbox);
     if (!rec)
         return 0;
     do {
         cor_note_arrival(src, rec);
         p2p_handle_record(src, rec);
         shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
-    } while ((rec = shm_pair_peek(&peer->from_peer, &peer->from_fb, &in_fastbox)));
+    } while ((rec = p2p_pair_peek(peer, &in_fastbox)));
     cor_update(src); /* a long eager message may have begun or ended */
     p2p_after_drain(src);
     return 1;

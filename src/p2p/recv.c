@@ -153,7 +153,7 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
     struct shm_record *rec;
     int in_fastbox;
     for (unsigned polls = 0;
-         !(rec = shm_pair_peek(&peer->from_peer, &peer->from_fb, &in_fastbox)); polls++) {
+         !(rec = p2p_pair_peek(peer, &in_fastbox)); polls++) {
         if (polls == IN_PLACE_POLLS)
             return 0;
         core_cpu_relax();

@@ -23,10 +23,34 @@ void p2p_send_complete(struct core_request *request)
     core_request_complete(request);
 }
 
-/* Write the whole message into one record; 0 when the ring has no room. */
+/* A message of at most SHM_FASTBOX_PACKED_PAYLOAD bytes in a stream (no message from the peer
+ * since our last one) as a packed fastbox record; 0 when the box has no room. */
+static int write_packed(struct p2p_peer *peer, const void *buf, MPI_Count count,
+                        struct dt_type *type, int src, int tag, uint32_t context, size_t size)
+{
+    const void *data = (const char *)buf + type->true_lb;
+    unsigned char packed[SHM_FASTBOX_PACKED_PAYLOAD];
+    if (size && !dt_is_contiguous(type, count)) {
+        dt_pack_range(type, buf, count, 0, packed, size);
+        data = packed;
+    }
+    if (!shm_fastbox_try_send_packed(&peer->to_fb, &peer->to_peer, tag, context, src, data, size))
+        return 0;
+    if (p2p.wake_peers)
+        shm_wake_peer(peer->block);
+    p2p.sent[P2P_SENT_FASTBOX]++; /* MPI_T counters: plain increments, this process's alone */
+    p2p.sent_bytes += size;
+    return 1;
+}
+
+/* Write the whole message into one record; 0 when the fastbox and ring have no room. */
 static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
                        struct dt_type *type, int src, int tag, uint32_t context, size_t size)
 {
+    if (size <= SHM_FASTBOX_PACKED_PAYLOAD && peer->received_at_send == peer->messages_received &&
+        peer->fastbox && write_packed(peer, buf, count, type, src, tag, context, size))
+        return 1;
+    peer->received_at_send = peer->messages_received;
     struct shm_record *rec = p2p_reserve(peer, size);
     if (!rec)
         return 0;

@@ -9,7 +9,8 @@ void shm_fastbox_view(struct shm_fastbox *fb, struct shm_header *seg, int src, i
                  ((size_t)src * seg->nranks + (size_t)dst) * seg->ring_stride +
                  shm_ring_control_bytes();
     fb->control = (struct shm_fastbox_control *)base;
-    fb->cells = base + sizeof(struct shm_fastbox_control);
+    fb->slots = base + sizeof(struct shm_fastbox_control);
     fb->count = 0;
     fb->consumed_cache = 0;
+    fb->taken_slots = 0;
 }

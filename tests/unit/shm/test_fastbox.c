@@ -1,8 +1,9 @@
 /* test_fastbox.c - a pair's fastbox and ring together under two threads: the producer sends
- * millions of records of random sizes, each small one through the fastbox when a cell is free
- * and through the ring otherwise (as p2p_reserve does), in bursts that fill the cells and
- * wrap the ring; the consumer takes records with shm_pair_peek and checks that every record
- * arrives once, in send order, intact. Both threads yield when blocked, so on two cores or
+ * millions of records of random sizes: tiny ones mostly packed (as send.c's write_packed does
+ * in a stream), now and then in a cell, small ones in a cell when one is free, the rest and the
+ * overflow through the ring (as p2p_reserve does), in bursts that fill the box and wrap the
+ * ring; the consumer takes records with shm_pair_peek and checks that every record arrives
+ * once, in send order, intact. Both threads yield when blocked, so on two cores or
  * fewer they interleave at every point of the protocol. */
 #include <pthread.h>
 #include <sched.h>
@@ -21,15 +22,40 @@ static uint64_t record_count = 2000000;
 
 static struct shm_header *segment;
 static uint64_t sent_by_fastbox;
+static unsigned char *packed_sent; /* per record: 1 if it went packed (written before publish) */
+
+enum { KIND = 7, PACKED_KIND = 9, CONTEXT = 0x5eed, SOURCE = 3 };
 
 static size_t payload_size(uint64_t i)
 {
-    /* Mostly fastbox-sized (0-64 bytes, the boundary included), some ring-only ones. */
+    /* Mostly tiny (packed: 0-8 bytes), fastbox-sized (0-64 bytes, the boundary included), some
+     * ring-only ones. */
     uint64_t x = (i + 17) * 2654435761u;
-    return (x % 8 == 0) ? 65 + (size_t)(x >> 9) % 2000 : (size_t)(x >> 5) % 65;
+    if (x % 8 == 0)
+        return 65 + (size_t)(x >> 9) % 2000;
+    return x % 8 < 4 ? (size_t)(x >> 5) % 9 : (size_t)(x >> 5) % 65;
 }
 
 static unsigned char byte_at(uint64_t i, size_t k) { return (unsigned char)(i * 31 + k * 7); }
+
+/* One record as a cell or a ring record (whichever has room), 0 when neither has. */
+static int send_record(struct shm_ring *ring, struct shm_fastbox *fb, uint64_t i,
+                       const unsigned char *data, size_t n)
+{
+    struct shm_record *rec = NULL;
+    if (n <= SHM_FASTBOX_PAYLOAD && (rec = shm_fastbox_try_reserve(fb)))
+        sent_by_fastbox++;
+    else if (!(rec = shm_ring_try_reserve(ring, n)))
+        return 0;
+    rec->kind = KIND;
+    rec->tag = (int32_t)(i & 0x7fffffff);
+    rec->context = CONTEXT;
+    rec->src = SOURCE;
+    rec->size = n;
+    memcpy(shm_record_payload(rec), data, n);
+    shm_pair_publish(ring, fb, rec);
+    return 1;
+}
 
 static void *producer(void *arg)
 {
@@ -38,25 +64,27 @@ static void *producer(void *arg)
     struct shm_fastbox fb;
     shm_ring_view(&ring, segment, 0, 1);
     shm_fastbox_view(&fb, segment, 0, 1);
+    unsigned char data[4096];
     for (uint64_t i = 0; i < record_count; i++) {
         size_t n = payload_size(i);
-        struct shm_record *rec = NULL;
-        for (;;) {
-            if (n <= SHM_FASTBOX_PAYLOAD && (rec = shm_fastbox_try_reserve(&fb)))
-                break;
-            if ((rec = shm_ring_try_reserve(&ring, n)))
-                break;
-            sched_yield(); /* both full: let the consumer run */
-        }
-        rec->kind = 7;
-        rec->tag = (int32_t)(i & 0x7fffffff);
-        rec->size = n;
-        unsigned char *p = shm_record_payload(rec);
         for (size_t k = 0; k < n; k++)
-            p[k] = byte_at(i, k);
-        if (shm_fastbox_owns(&fb, rec))
-            sent_by_fastbox++;
-        shm_pair_publish(&ring, &fb, rec);
+            data[k] = byte_at(i, k);
+        /* tiny ones packed in runs, now and then in a cell (as after a reply) */
+        int try_packed = n <= SHM_FASTBOX_PACKED_PAYLOAD && (i / 7) % 3 != 0;
+        for (;;) {
+            if (try_packed) {
+                packed_sent[i] = 1;
+                if (shm_fastbox_try_send_packed(&fb, &ring, (int32_t)(i & 0x7fffffff), CONTEXT,
+                                                SOURCE, data, n)) {
+                    sent_by_fastbox++;
+                    break;
+                }
+                packed_sent[i] = 0;
+            }
+            if (send_record(&ring, &fb, i, data, n))
+                break;
+            sched_yield(); /* all full: let the consumer run */
+        }
         if (i % 64 == 0)
             sched_yield(); /* bursts: let the consumer catch up now and then, mid-stream */
     }
@@ -66,10 +94,14 @@ static void *producer(void *arg)
 static int check_record(uint64_t i, const struct shm_record *rec)
 {
     size_t n = payload_size(i);
-    if (rec->kind != 7 || rec->tag != (int32_t)(i & 0x7fffffff) || rec->size != n) {
-        fprintf(stderr, "record %llu: kind %d tag %d size %llu, expected tag %d size %zu\n",
+    int kind = packed_sent[i] ? PACKED_KIND : KIND;
+    if (rec->kind != kind || rec->tag != (int32_t)(i & 0x7fffffff) || rec->size != n ||
+        rec->context != CONTEXT || rec->src != SOURCE) {
+        fprintf(stderr,
+                "record %llu: kind %d tag %d size %llu context %u src %d, expected kind %d tag "
+                "%d size %zu\n",
                 (unsigned long long)i, rec->kind, rec->tag, (unsigned long long)rec->size,
-                (int)(i & 0x7fffffff), n);
+                rec->context, rec->src, kind, (int)(i & 0x7fffffff), n);
         return 1;
     }
     const unsigned char *p = shm_record_payload((struct shm_record *)rec);
@@ -94,6 +126,9 @@ int main(void)
         return 1;
     }
     shm_unlink(name); /* the mapping stays; nothing is left in /dev/shm whatever happens */
+    packed_sent = calloc(record_count, 1);
+    if (!packed_sent)
+        return 1;
 
     pthread_t thread;
     pthread_create(&thread, NULL, producer, NULL);
@@ -107,7 +142,7 @@ int main(void)
         struct shm_record *rec;
         int in_fastbox;
         unsigned spins = 0;
-        while (!(rec = shm_pair_peek(&ring, &fb, &in_fastbox)))
+        while (!(rec = shm_pair_peek(&ring, &fb, PACKED_KIND, &in_fastbox)))
             if (++spins % 64 == 0)
                 sched_yield();
         failures += check_record(i, rec);
@@ -116,7 +151,7 @@ int main(void)
     }
     pthread_join(thread, NULL);
     int in_fastbox;
-    if (!failures && shm_pair_peek(&ring, &fb, &in_fastbox)) {
+    if (!failures && shm_pair_peek(&ring, &fb, PACKED_KIND, &in_fastbox)) {
         fprintf(stderr, "extra record after the last one\n");
         failures++;
     }
@@ -130,10 +165,21 @@ int main(void)
                 (unsigned long long)from_fastbox, (unsigned long long)record_count);
         failures++;
     }
+    uint64_t packed = 0;
+    for (uint64_t i = 0; i < record_count; i++)
+        packed += packed_sent[i];
+    if (!failures && (packed == 0 || packed == from_fastbox)) {
+        fprintf(stderr, "the test never mixed packed records and cells (%llu packed of %llu)\n",
+                (unsigned long long)packed, (unsigned long long)from_fastbox);
+        failures++;
+    }
+    free(packed_sent);
     shm_segment_detach(segment);
     if (failures)
         return 1;
-    printf("%llu records in order, %llu through the fastbox, the rest through the ring\n",
-           (unsigned long long)record_count, (unsigned long long)from_fastbox);
+    printf("%llu records in order, %llu through the fastbox (%llu packed), the rest through "
+           "the ring\n",
+           (unsigned long long)record_count, (unsigned long long)from_fastbox,
+           (unsigned long long)packed);
     return 0;
 }
