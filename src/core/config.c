@@ -93,9 +93,14 @@ static const struct core_config_entry config_table[] = {
      "start when the consumer has taken everything, so a light stream reuses lines both caches "
      "hold (0 = use the whole ring every lap)"},
     {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox, AT_INIT,
-     "records of up to 64 bytes (messages, protocol replies) go through 8 fixed cells per pair "
+     "records of up to 64 bytes (messages, protocol replies) go through 8 cells per pair "
      "instead of the pair ring: auto = on in the pair and cor queue designs (the only ones that "
      "use it; on = the same)"},
+    {"NODEMPI_FASTBOX_PACK", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox_pack,
+     LOCAL,
+     "eager messages of up to 8 bytes sent while the receiver has not answered since the last "
+     "one (a stream) take a quarter of a fastbox cell each, so four share 128 bytes instead of "
+     "one per cell (auto = on; needs NODEMPI_FASTBOX)"},
     {"NODEMPI_RECV_IN_PLACE", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.recv_in_place, LOCAL,
      "a blocking MPI_Recv from one source, with nothing posted or unexpected in its "
      "communicator, watches that peer's queues alone and copies an eager message straight "

@@ -33,6 +33,7 @@ struct core_config {
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */
     enum core_switch spin_while_running; /* oversubscribed: spin while the awaited rank runs */
     enum core_switch fastbox;          /* small records through per-pair fixed cells */
+    enum core_switch fastbox_pack;     /* tiny eager messages of a stream packed in the cells */
     enum core_switch recv_in_place;    /* MPI_Recv copies straight from the peer's queue */
     size_t split_copy_min;    /* smallest single-copy message both sides copy */
     size_t skew_eager_limit;  /* a pair's eager limit while its receiver lags */

@@ -210,6 +210,7 @@ struct p2p_state {
     int cma;                     /* single copy usable (probed and allowed by config) */
     int wake_peers;              /* some rank may sleep: wake after publishing */
     int recv_in_place;           /* NODEMPI_RECV_IN_PLACE (recv.c) */
+    int fastbox_pack;            /* NODEMPI_FASTBOX_PACK (send.c) */
     size_t eager_limit;
     size_t cma_threshold;
     size_t chunk;                /* pipelined fragment payload */

@@ -39,6 +39,7 @@ static int write_packed(struct p2p_peer *peer, const void *buf, MPI_Count count,
     if (p2p.wake_peers)
         shm_wake_peer(peer->block);
     p2p.sent[P2P_SENT_FASTBOX]++; /* MPI_T counters: plain increments, this process's alone */
+    p2p.sent[P2P_SENT_FASTBOX_PACKED]++;
     p2p.sent_bytes += size;
     return 1;
 }
@@ -48,7 +49,8 @@ static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
                        struct dt_type *type, int src, int tag, uint32_t context, size_t size)
 {
     if (size <= SHM_FASTBOX_PACKED_PAYLOAD && peer->received_at_send == peer->messages_received &&
-        peer->fastbox && write_packed(peer, buf, count, type, src, tag, context, size))
+        peer->fastbox && p2p.fastbox_pack &&
+        write_packed(peer, buf, count, type, src, tag, context, size))
         return 1;
     peer->received_at_send = peer->messages_received;
     struct shm_record *rec = p2p_reserve(peer, size);

@@ -113,6 +113,69 @@ static int check_record(uint64_t i, const struct shm_record *rec)
     return 0;
 }
 
+/* Single-threaded, step by step: cells whose payload looks exactly like the packed record the
+ * consumer will wait for in the same slot one lap later (number and ring position), then that
+ * lap packed. After taking the packed record at a group's start, the consumer must find
+ * nothing until the producer sends more: the producer marks the rest of the group (fastbox.h,
+ * "stale words"); without the marks it would take the forged payload for a record. */
+static int forged_payload(struct shm_header *seg)
+{
+    struct shm_ring pring, cring;
+    struct shm_fastbox pfb, cfb;
+    shm_ring_view(&pring, seg, 1, 0);
+    shm_ring_view(&cring, seg, 1, 0);
+    shm_fastbox_view(&pfb, seg, 1, 0);
+    shm_fastbox_view(&cfb, seg, 1, 0);
+    int failures = 0, in_fastbox;
+    for (int lap = 0; lap < 3; lap++) {
+        for (int g = 0; g < SHM_FASTBOX_SLOTS / SHM_FASTBOX_GROUP_SLOTS; g++) {
+            struct shm_record *cell = shm_fastbox_try_reserve(&pfb);
+            if (!cell)
+                return 1;
+            uint64_t later = pfb.count + SHM_FASTBOX_SLOTS + 1; /* this group's slot 1, next lap */
+            uint64_t forged = (((later + 1) << 1) & SHM_FASTBOX_NUMBER_MASK) |
+                              (uint64_t)(pring.position / SHM_CACHE_LINE) << 32 |
+                              (uint64_t)4 << 25;
+            cell->kind = KIND;
+            cell->size = 16;
+            memcpy(shm_record_payload(cell), &forged, 8);
+            memcpy((char *)shm_record_payload(cell) + 8, &forged, 8);
+            shm_pair_publish(&pring, &pfb, cell);
+            struct shm_record *rec = shm_pair_peek(&cring, &cfb, PACKED_KIND, &in_fastbox);
+            if (!rec || rec->kind != KIND) {
+                fprintf(stderr, "forged payload: cell %d of lap %d not taken\n", g, lap);
+                return 1;
+            }
+            shm_pair_release(&cring, &cfb, rec, in_fastbox);
+        }
+        for (int g = 0; g < SHM_FASTBOX_SLOTS / SHM_FASTBOX_GROUP_SLOTS; g++) {
+            unsigned char byte = (unsigned char)g;
+            if (!shm_fastbox_try_send_packed(&pfb, &pring, g, CONTEXT, SOURCE, &byte, 1))
+                return 1;
+            struct shm_record *rec = shm_pair_peek(&cring, &cfb, PACKED_KIND, &in_fastbox);
+            if (!rec || rec->kind != PACKED_KIND || rec->tag != g || rec->size != 1 ||
+                *(unsigned char *)shm_record_payload(rec) != byte) {
+                fprintf(stderr, "forged payload: packed record %d of lap %d wrong\n", g, lap);
+                return 1;
+            }
+            shm_pair_release(&cring, &cfb, rec, in_fastbox);
+            rec = shm_pair_peek(&cring, &cfb, PACKED_KIND, &in_fastbox);
+            if (rec) {
+                fprintf(stderr, "forged payload: lap %d group %d: a record (kind %d tag %d) "
+                                "where nothing was sent\n",
+                        lap, g, rec->kind, rec->tag);
+                failures++;
+                shm_pair_release(&cring, &cfb, rec, in_fastbox);
+            }
+            /* the rest of the group stays empty: the next lap's cells go to the next groups */
+            pfb.count = shm_fastbox_group_start(pfb.count);
+            cfb.count = pfb.count;
+            atomic_store_explicit(&cfb.control->consumed, cfb.count, memory_order_release);
+        }
+    }
+    return failures;
+}
+
 int main(void)
 {
     const char *scale = getenv("NODEMPI_TEST_SCALE");
@@ -126,6 +189,10 @@ int main(void)
         return 1;
     }
     shm_unlink(name); /* the mapping stays; nothing is left in /dev/shm whatever happens */
+    if (forged_payload(segment)) {
+        shm_segment_detach(segment);
+        return 1;
+    }
     packed_sent = calloc(record_count, 1);
     if (!packed_sent)
         return 1;
