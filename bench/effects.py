@@ -43,11 +43,11 @@ MECHANISMS = [
      "skew", ["-s", "0,2,10,100", "-m", "16K"], 2, {"NODEMPI_STREAM_EAGER": "off"}, None),
     ("fastbox_rate", "fastbox, message rate (window of 64 nonblocking sends)",
      "bw", ["-s", "8,64", "-c", "uni"], 2, {"NODEMPI_FASTBOX": "off"}, None),
-    ("fastbox_pack", "tiny eager messages of a stream packed four to a fastbox cell (one per "
-     "cell when off)",
-     "bw", ["-s", "1,8"], 2, {"NODEMPI_FASTBOX_PACK": "off"}, None),
+    ("fastbox_pack", "eager messages of up to 36 B in a stream packed two or four to a fastbox "
+     "cell (one per cell when off)",
+     "bw", ["-s", "1,8,32"], 2, {"NODEMPI_FASTBOX_PACK": "off"}, None),
     ("fastbox_pack_lat", "fastbox packing, ping-pong (cells either way: the peer answers)",
-     "latency", ["-s", "1,8"], 2, {"NODEMPI_FASTBOX_PACK": "off"}, None),
+     "latency", ["-s", "1,8,32"], 2, {"NODEMPI_FASTBOX_PACK": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",
      "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SINGLE_COPY": "none"}, None),
     ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",

@@ -12,11 +12,12 @@
  *    a line cost a transfer more each in a ping-pong: 8 B one-way, vCPUs close, 0.062 us in
  *    cells, 0.076 us packed); or
  *  - a packed record: one slot (publication word, ring position, tag, context, source, up to 8
- *    payload bytes) for an eager message of at most 8 bytes sent while the receiver has not
- *    answered since our last record (a stream). Four share a group, so a stream of them moves
- *    half as many lines as one per cell: the sender's stores to a line the receiver still holds
- *    queue behind that line's transfer (perf put 95% of a 1-byte Isend loop's p2p_send_start
- *    on the instruction after them); 1-byte window of 64, vCPUs far: 6.4 -> 9.2 MB/s.
+ *    payload bytes) or two (28 more bytes) for an eager message of at most 36 bytes sent while
+ *    the receiver has not answered since our last message (a stream). Four (two) share a
+ *    group, so a stream of them moves a quarter (half) of the lines of one per cell: the
+ *    sender's stores to a line the receiver still holds queue behind that line's transfer (perf
+ *    put 95% of a 1-byte Isend loop's p2p_send_start on the instruction after them); 1-byte
+ *    window of 64, vCPUs far: 6.2-6.4 -> 11.0-11.5 MB/s.
  * Memory ordering: a record's first word is its only publication flag (producer: plain stores
  * of everything else, then a release store of the word; consumer: acquire load, compare).
  * A word: bit 0 clear (a head); bits 1-23 the record's slot number (count + 1); bit 24 set for
@@ -28,7 +29,8 @@
  * start), so the consumer finds there the record it waits for or one a lap older (a number 32
  * smaller). Slots 1-3 of a group may hold a cell's payload; the consumer polls them only after a
  * packed record in slot 0 of that group in this lap, and the producer writes SHM_FASTBOX_MARK
- * (bit 0 set: never a head) into them before it publishes that record.
+ * (bit 0 set: never a head) into them before it publishes that record; a packed record's
+ * second slot starts with the mark too.
  * Consumed slots flow back through the control line's count (consumer: release store after
  * reading a record; producer: acquire load only when its cached count says the box is full).
  * Order across box and ring: a record comes right after the ring records published before the
@@ -50,24 +52,33 @@ enum {
     SHM_FASTBOX_GROUP_SLOTS = 4, /* a cell: 128 bytes, the pair of lines the adjacent-line
                                   * prefetcher moves together */
     SHM_FASTBOX_PAYLOAD = 64,    /* a cell's payload at most (measured above) */
-    SHM_FASTBOX_PACKED_PAYLOAD = 8,
+    SHM_FASTBOX_PACKED_HEAD = 8,     /* payload bytes in a packed record's slot */
+    SHM_FASTBOX_PACKED_MORE = 28,    /* ...and in its second slot, if it has one */
+    SHM_FASTBOX_PACKED_PAYLOAD = 36, /* 8 + 28: one or two slots */
 };
 
 #define SHM_FASTBOX_MARK UINT32_C(1)
 #define SHM_FASTBOX_NUMBER_MASK ((UINT64_C(1) << 24) - 1) /* bits 0-23 of a word */
 #define SHM_FASTBOX_CELL (UINT64_C(1) << 24)
 
-/* A packed record (one slot). */
+/* A packed record's first slot... */
 struct shm_fastbox_packed {
     _Atomic uint64_t word;
     int32_t tag;
     uint32_t context;
     int32_t src;
     uint32_t pad;
-    unsigned char payload[SHM_FASTBOX_PACKED_PAYLOAD];
+    unsigned char payload[SHM_FASTBOX_PACKED_HEAD];
+};
+
+/* ...and its second, for more than SHM_FASTBOX_PACKED_HEAD bytes. */
+struct shm_fastbox_more {
+    uint32_t mark; /* SHM_FASTBOX_MARK */
+    unsigned char payload[SHM_FASTBOX_PACKED_MORE];
 };
 
 _Static_assert(sizeof(struct shm_fastbox_packed) == SHM_FASTBOX_SLOT_BYTES, "packed slot");
+_Static_assert(sizeof(struct shm_fastbox_more) == SHM_FASTBOX_SLOT_BYTES, "second slot");
 _Static_assert(sizeof(struct shm_record) == SHM_FASTBOX_SLOT_BYTES, "a cell's header is a slot");
 
 /* The consumer's count, alone on its line (the producer reads it only when the box looks
@@ -154,28 +165,38 @@ static inline void shm_fastbox_publish(struct shm_fastbox *fb, struct shm_record
 }
 
 /* Producer: an eager message of at most SHM_FASTBOX_PACKED_PAYLOAD contiguous bytes as a
- * packed record; 0 when the box has no room. */
+ * packed record of one or two slots (never across a group's end: a two-slot one skips a
+ * group's last slot, which the group's first record marked); 0 when the box has no room. */
 static inline int shm_fastbox_try_send_packed(struct shm_fastbox *fb, const struct shm_ring *ring,
                                               int32_t tag, uint32_t context, int32_t src,
                                               const void *data, size_t size)
 {
+    unsigned slots = size > SHM_FASTBOX_PACKED_HEAD ? 2 : 1;
     uint64_t at = fb->count;
+    if (slots == 2 && at % SHM_FASTBOX_GROUP_SLOTS == SHM_FASTBOX_GROUP_SLOTS - 1)
+        at++;
     int group_start = at % SHM_FASTBOX_GROUP_SLOTS == 0;
     /* room for the whole group when starting one: its marks go in before the record */
-    if (!shm_fastbox_has_room(fb, at, group_start ? SHM_FASTBOX_GROUP_SLOTS : 1))
+    if (!shm_fastbox_has_room(fb, at, group_start ? SHM_FASTBOX_GROUP_SLOTS : slots))
         return 0;
     struct shm_fastbox_packed *rec = shm_fastbox_slot(fb, at);
     if (group_start) /* the rest of the group may hold a cell's payload */
         for (unsigned k = 1; k < SHM_FASTBOX_GROUP_SLOTS; k++)
             *(uint32_t *)shm_fastbox_slot(fb, at + k) = SHM_FASTBOX_MARK;
+    size_t head = size < SHM_FASTBOX_PACKED_HEAD ? size : SHM_FASTBOX_PACKED_HEAD;
+    if (slots == 2) { /* the second slot first: it may be on the next line (ring.h's reason) */
+        struct shm_fastbox_more *more = shm_fastbox_slot(fb, at + 1);
+        more->mark = SHM_FASTBOX_MARK; /* there already (the group's first record), kept plain */
+        memcpy(more->payload, (const unsigned char *)data + head, size - head);
+    }
     rec->tag = tag;
     rec->context = context;
     rec->src = src;
-    if (size == SHM_FASTBOX_PACKED_PAYLOAD)
-        memcpy(rec->payload, data, SHM_FASTBOX_PACKED_PAYLOAD); /* one move */
-    else if (size)
-        memcpy(rec->payload, data, size);
-    fb->count = at + 1;
+    if (head == SHM_FASTBOX_PACKED_HEAD)
+        memcpy(rec->payload, data, SHM_FASTBOX_PACKED_HEAD); /* one move */
+    else if (head)
+        memcpy(rec->payload, data, head);
+    fb->count = at + slots;
     /* release: the record's other stores (and the marks) become visible no later than it */
     atomic_store_explicit(&rec->word, shm_fastbox_word(at, ring) | (uint64_t)size << 25,
                           memory_order_release);
@@ -235,15 +256,22 @@ static inline struct shm_record *shm_fastbox_take(struct shm_fastbox *fb, void *
     }
     const struct shm_fastbox_packed *packed = slot;
     struct shm_record *rec = (struct shm_record *)fb->out;
+    size_t size = word >> 25 & 0x7f;
     rec->kind = eager_kind;
     rec->flags = 0;
     rec->lines = 0;
     rec->tag = packed->tag;
     rec->context = packed->context;
     rec->src = packed->src;
-    rec->size = word >> 25 & 0x7f;
-    memcpy(shm_record_payload(rec), packed->payload, SHM_FASTBOX_PACKED_PAYLOAD);
+    rec->size = size;
+    unsigned char *payload = shm_record_payload(rec);
+    memcpy(payload, packed->payload, SHM_FASTBOX_PACKED_HEAD); /* one move; out has room */
     fb->taken_slots = 1;
+    if (size > SHM_FASTBOX_PACKED_HEAD) { /* the record is at the count: its second slot next */
+        const struct shm_fastbox_more *more = shm_fastbox_slot(fb, fb->count + 1);
+        memcpy(payload + SHM_FASTBOX_PACKED_HEAD, more->payload, size - SHM_FASTBOX_PACKED_HEAD);
+        fb->taken_slots = 2;
+    }
     return rec;
 }
 

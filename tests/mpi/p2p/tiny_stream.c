@@ -1,6 +1,6 @@
-/* tiny_stream: streams of 0-8 byte messages (which nodempi packs four to a fastbox cell while
- * the receiver does not answer: src/shm/fastbox.h) arrive like any others: in send order,
- * intact, with the right status, mixed with 9-64 byte messages (whole cells), ring records and
+/* tiny_stream: streams of 0-36 byte messages (which nodempi packs two or four to a fastbox cell
+ * while the receiver does not answer: src/shm/fastbox.h) arrive like any others: in send order,
+ * intact, with the right status, mixed with 37-64 byte messages (whole cells), ring records and
  * rendezvous messages; across a reply in the middle of every round (the sender's next tiny
  * message then takes a whole cell, the ones after it are packed again); received by source and
  * tag, with MPI_ANY_SOURCE and MPI_ANY_TAG, pre-posted, and into a strided datatype. Pairs
@@ -24,8 +24,10 @@ static int size_of(int i)
     if (i % 17 == 5)
         return 3000;
     if (i % 7 == 3)
-        return 9 + (i * 13) % 56; /* 9..64 */
-    return (i * 5) % 9;           /* 0..8 */
+        return 37 + (i * 13) % 28; /* 37..64: a cell */
+    if (i % 3 == 1)
+        return 9 + (i * 5) % 28;   /* 9..36: two slots */
+    return (i * 5) % 9;            /* 0..8: one slot */
 }
 
 static uint64_t seed_of(int round, int i) { return (uint64_t)round * 1000 + (uint64_t)i + 1; }
@@ -60,7 +62,8 @@ static void check_message(int round, int i, int peer, const unsigned char *buf,
     MT_VERIFY(buf, (size_t)n, seed_of(round, i), what);
 }
 
-/* Mode 3: tiny messages into every third byte of rbuf, then gathered back for the check. */
+/* Mode 3: messages of up to 8 bytes into every third byte of rbuf, then gathered back for the
+ * check. */
 static void recv_strided(int round, int i, int peer, unsigned char *rbuf, unsigned char *packed)
 {
     int n = size_of(round * PER_ROUND + i);

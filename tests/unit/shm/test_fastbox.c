@@ -28,12 +28,13 @@ enum { KIND = 7, PACKED_KIND = 9, CONTEXT = 0x5eed, SOURCE = 3 };
 
 static size_t payload_size(uint64_t i)
 {
-    /* Mostly tiny (packed: 0-8 bytes), fastbox-sized (0-64 bytes, the boundary included), some
+    /* Mostly tiny (packed: 0-36 bytes), fastbox-sized (0-64 bytes, the boundary included), some
      * ring-only ones. */
     uint64_t x = (i + 17) * 2654435761u;
     if (x % 8 == 0)
         return 65 + (size_t)(x >> 9) % 2000;
-    return x % 8 < 4 ? (size_t)(x >> 5) % 9 : (size_t)(x >> 5) % 65;
+    return x % 8 < 4 ? (size_t)(x >> 5) % (SHM_FASTBOX_PACKED_PAYLOAD + 1)
+                     : (size_t)(x >> 5) % 65;
 }
 
 static unsigned char byte_at(uint64_t i, size_t k) { return (unsigned char)(i * 31 + k * 7); }
