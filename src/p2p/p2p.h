@@ -86,7 +86,7 @@ enum p2p_sent_kind {
     P2P_SENT_RNDV_CMA,     /* rendezvous, the receiver copies once with process_vm_readv */
     P2P_SENT_RNDV_PIPELINE, /* rendezvous, fragments through the ring */
     P2P_SENT_SELF,         /* to oneself (no queue) */
-    P2P_SENT_FASTBOX_PACKED, /* of P2P_SENT_FASTBOX: packed, a quarter of a cell (a subset) */
+    P2P_SENT_FASTBOX_PACKED, /* of P2P_SENT_FASTBOX: packed, a quarter or half of a cell */
     P2P_SENT_KINDS
 };
 uint64_t p2p_sent_messages(enum p2p_sent_kind kind);

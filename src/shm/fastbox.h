@@ -23,8 +23,8 @@
  * A word: bit 0 clear (a head); bits 1-23 the record's slot number (count + 1); bit 24 set for
  * a cell; bits 25-31 a packed record's payload bytes; bits 32-63 the producer's ring position
  * in lines when it published. The consumer polls the slot at its count and, when that is not a
- * group's first slot, the next group's first slot too (a cell goes there; the producer leaves
- * the rest of a group with packed records in it).
+ * group's first slot, the next group's first slot too (a cell goes there, and so does a
+ * two-slot record that would not fit in the group's last slot).
  * Stale words: every group's first slot is written once per lap (records never skip a group
  * start), so the consumer finds there the record it waits for or one a lap older (a number 32
  * smaller). Slots 1-3 of a group may hold a cell's payload; the consumer polls them only after a
