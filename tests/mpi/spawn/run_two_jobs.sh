@@ -24,11 +24,14 @@ fi
 # A segment left behind is one that appeared during the test and whose creator (the pid in
 # the upper half of its id: an mpiexec, or the rank that made a connection segment) is gone;
 # other jobs on the machine (ctest -j, other users of the same uid) may be running meanwhile.
+# The creator is looked at first and the segment after: a job that ends between the listing
+# and the look has unlinked its segment before exiting, and is not counted.
 left=""
 for name in $(ls /dev/shm | grep '^nodempi-' | grep -vxF -f "${TMPDIR:-/tmp}/two_jobs-shm-$$"); do
     id=${name##*-}
     pid=$((0x$id >> 32))
-    [ -d /proc/$pid ] || left="$left $name"
+    [ -d /proc/$pid ] && continue
+    [ -e "/dev/shm/$name" ] && left="$left $name"
 done
 rm -f "${TMPDIR:-/tmp}/two_jobs-shm-$$"
 if [ -n "$left" ]; then
