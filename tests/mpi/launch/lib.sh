@@ -27,8 +27,16 @@ launch_pass() {
 
 # run <mpiexec arguments...>: sets STATUS; a generous --timeout keeps a hang from stalling ctest.
 run() {
+    run_from /dev/null "$@"
+}
+
+# run_from <input file> <mpiexec arguments...>: run with that file as mpiexec's standard input.
+run_from() {
+    local input=$1
+    shift
     LAST_COMMAND="mpiexec $*"
-    "$MPIEXEC" --timeout 60 "$@" < /dev/null > "$OUT" 2> "$ERR"
+    [ "$input" = /dev/null ] || LAST_COMMAND="$LAST_COMMAND < $input"
+    "$MPIEXEC" --timeout 60 "$@" < "$input" > "$OUT" 2> "$ERR"
     STATUS=$?
 }
 

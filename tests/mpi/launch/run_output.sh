@@ -129,10 +129,9 @@ expect_usage_error "^mpiexec: option --output-filename needs a value"
 
 # --stdin: rank 0 by default, another rank, every rank (a copy each), or none.
 READ=(sh -c 'read line; echo "rank $NODEMPI_RANK read ${line:-nothing}"')
+echo hello > "$WORK/hello"
 stdin_run() {
-    LAST_COMMAND="mpiexec $*"
-    echo hello | "$MPIEXEC" --timeout 60 "$@" > "$OUT" 2> "$ERR"
-    STATUS=$?
+    run_from "$WORK/hello" "$@"
 }
 stdin_run -n 2 "${READ[@]}"
 expect_status 0
@@ -152,20 +151,14 @@ for r in 0 1 2; do
 done
 # Every rank gets all of a large input, whatever pace each reads it at.
 seq 1 20000 > "$WORK/numbers"
-LAST_COMMAND="mpiexec -n 2 --stdin all (count lines) < numbers"
-"$MPIEXEC" --timeout 60 -n 2 --stdin all \
-    sh -c 'test $NODEMPI_RANK = 0 || sleep 1; echo "rank $NODEMPI_RANK counted $(wc -l)"' \
-    < "$WORK/numbers" > "$OUT" 2> "$ERR"
-STATUS=$?
+run_from "$WORK/numbers" -n 2 --stdin all \
+    sh -c 'test $NODEMPI_RANK = 0 || sleep 1; echo "rank $NODEMPI_RANK counted $(wc -l)"'
 expect_status 0
 expect_line "$OUT" "rank 0 counted 20000"
 expect_line "$OUT" "rank 1 counted 20000"
 # A rank that stops reading does not hold the others back.
-LAST_COMMAND="mpiexec -n 2 --stdin all (rank 0 reads nothing) < numbers"
-"$MPIEXEC" --timeout 60 -n 2 --stdin all \
-    sh -c 'test $NODEMPI_RANK = 0 && exec 0<&- || echo "rank 1 counted $(wc -l)"' \
-    < "$WORK/numbers" > "$OUT" 2> "$ERR"
-STATUS=$?
+run_from "$WORK/numbers" -n 2 --stdin all \
+    sh -c 'test $NODEMPI_RANK = 0 && exec 0<&- || echo "rank 1 counted $(wc -l)"'
 expect_status 0
 expect_line "$OUT" "rank 1 counted 20000"
 run -n 2 --stdin x true
