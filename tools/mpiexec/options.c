@@ -1,9 +1,10 @@
 /* options.c - parse mpiexec's command line into struct launch_options.
- * Options are looked up in one table (spellings, how many values follow, what applies it);
- * the first word that is not an option, or the word after "--", starts the program. A value
- * can follow as the next word or after '=' (-n 4, -n=4, --timeout=10). Options of a program's
- * own section (-n, -soft, -host, -wdir, -env, ...) go to a pending context request that
- * becomes an app context at the program; the rest apply to the whole job. */
+ * Options are looked up in one table (spellings, how many values follow, what applies it or
+ * the setting it turns on); the first word that is not an option, or the word after "--",
+ * starts the program. A value can follow as the next word or after '=' (-n 4, -n=4,
+ * --timeout=10). Options of a program's own section (-n, -soft, -host, -wdir, -env, ...) go to
+ * a pending context request that becomes an app context at the program; the rest apply to the
+ * whole job. */
 #include "options.h"
 
 #include <math.h>
@@ -347,26 +348,6 @@ static bool apply_universe(struct launch_options *opts, const char *spelling, co
     return options_parse_count(spelling, value, "process count", &opts->universe_size);
 }
 
-static bool apply_tag_output(struct launch_options *opts, const char *spelling,
-                             const char *value, const char *second)
-{
-    (void)spelling;
-    (void)value;
-    (void)second;
-    opts->tag_output = true;
-    return true;
-}
-
-static bool apply_report_bindings(struct launch_options *opts, const char *spelling,
-                                  const char *value, const char *second)
-{
-    (void)spelling;
-    (void)value;
-    (void)second;
-    opts->report_bindings = true;
-    return true;
-}
-
 static const struct {
     const char *name;
     const char *setting; /* NODEMPI_INITIAL_ERRHANDLER, read by core/init.c */
@@ -545,16 +526,6 @@ static bool apply_local_env_list(struct launch_options *opts, const char *spelli
     return pass_variable_list(opts, spelling, value, current_app(opts));
 }
 
-static bool apply_global_env_none(struct launch_options *opts, const char *spelling,
-                                  const char *value, const char *second)
-{
-    (void)spelling;
-    (void)value;
-    (void)second;
-    opts->env_none = true;
-    return true;
-}
-
 static bool apply_local_env_none(struct launch_options *opts, const char *spelling,
                                  const char *value, const char *second)
 {
@@ -568,44 +539,48 @@ static bool apply_local_env_none(struct launch_options *opts, const char *spelli
 
 static const struct option_spec option_table[] = {
     /* The MPI standard's keys (MPI 4.1 11.5) and their usual other spellings. */
-    {{"-n", "-np", "--n", "--np", "-c", NULL}, VALUES_ONE, apply_nranks},
-    {{"-soft", "--soft", NULL}, VALUES_ONE, apply_soft},
-    {{"-host", "--host", "-H", NULL}, VALUES_ONE, apply_host_list},
-    {{"-arch", "--arch", NULL}, VALUES_ONE, apply_arch},
-    {{"-wdir", "--wdir", "-wd", "--wd", NULL}, VALUES_ONE, apply_wdir},
-    {{"-path", "--path", NULL}, VALUES_ONE, apply_path},
-    {{"-file", "--file", NULL}, VALUES_ONE, apply_file},
+    {{"-n", "-np", "--n", "--np", "-c", NULL}, VALUES_ONE, .apply = apply_nranks},
+    {{"-soft", "--soft", NULL}, VALUES_ONE, .apply = apply_soft},
+    {{"-host", "--host", "-H", NULL}, VALUES_ONE, .apply = apply_host_list},
+    {{"-arch", "--arch", NULL}, VALUES_ONE, .apply = apply_arch},
+    {{"-wdir", "--wdir", "-wd", "--wd", NULL}, VALUES_ONE, .apply = apply_wdir},
+    {{"-path", "--path", NULL}, VALUES_ONE, .apply = apply_path},
+    {{"-file", "--file", NULL}, VALUES_ONE, .apply = apply_file},
     /* Open MPI's appfile has the same lines: a program's options and the program. */
-    {{"-configfile", "--configfile", "--app", "-app", NULL}, VALUES_ONE, apply_configfile},
+    {{"-configfile", "--configfile", "--app", "-app", NULL}, VALUES_ONE,
+     .apply = apply_configfile},
     {{"-initial-errhandler", "--initial-errhandler", NULL}, VALUES_ONE,
-     apply_initial_errhandler},
+     .apply = apply_initial_errhandler},
     /* The job's hosts and counts per node, as MPICH (Hydra) and Open MPI write them. */
-    {{"-hosts", "--hosts", NULL}, VALUES_ONE, apply_job_host_list},
+    {{"-hosts", "--hosts", NULL}, VALUES_ONE, .apply = apply_job_host_list},
     {{"-f", "-hostfile", "--hostfile", "-machinefile", "--machinefile", NULL}, VALUES_ONE,
-     apply_hostfile},
-    {{"-ppn", "--ppn", "-N", "--npernode", "-npernode", NULL}, VALUES_ONE, apply_per_node},
+     .apply = apply_hostfile},
+    {{"-ppn", "--ppn", "-N", "--npernode", "-npernode", NULL}, VALUES_ONE,
+     .apply = apply_per_node},
     /* Placement and output (more in options_mapping.c and options_output.c). */
     {{"--report-bindings", "-report-bindings", "--display-map", "-display-map",
       "-print-rank-map", "--print-rank-map", NULL},
-     VALUES_NONE, apply_report_bindings},
+     VALUES_NONE, .flag = offsetof(struct launch_options, report_bindings)},
     {{"--tag-output", "-tag-output", "-l", "-prepend-rank", "--prepend-rank", NULL},
-     VALUES_NONE, apply_tag_output},
-    {{"--universe-size", "-universe-size", "-usize", NULL}, VALUES_ONE, apply_universe},
-    {{"--timeout", "-timeout", NULL}, VALUES_ONE, apply_timeout},
+     VALUES_NONE, .flag = offsetof(struct launch_options, tag_output)},
+    {{"--universe-size", "-universe-size", "-usize", NULL}, VALUES_ONE, .apply = apply_universe},
+    {{"--timeout", "-timeout", NULL}, VALUES_ONE, .apply = apply_timeout},
     /* The ranks' environment. */
-    {{"-x", NULL}, VALUES_ONE, apply_export},
-    {{"--env", "-genv", "--genv", NULL}, VALUES_ASSIGNMENT, apply_global_env},
-    {{"-env", NULL}, VALUES_ASSIGNMENT, apply_local_env},
-    {{"-genvlist", "--genvlist", NULL}, VALUES_ONE, apply_global_env_list},
-    {{"-envlist", "--envlist", NULL}, VALUES_ONE, apply_local_env_list},
-    {{"-genvnone", "--genvnone", NULL}, VALUES_NONE, apply_global_env_none},
-    {{"-envnone", "--envnone", NULL}, VALUES_NONE, apply_local_env_none},
-    {{"-genvall", "--genvall", "-envall", "--envall", NULL}, VALUES_NONE, options_apply_nothing},
+    {{"-x", NULL}, VALUES_ONE, .apply = apply_export},
+    {{"--env", "-genv", "--genv", NULL}, VALUES_ASSIGNMENT, .apply = apply_global_env},
+    {{"-env", NULL}, VALUES_ASSIGNMENT, .apply = apply_local_env},
+    {{"-genvlist", "--genvlist", NULL}, VALUES_ONE, .apply = apply_global_env_list},
+    {{"-envlist", "--envlist", NULL}, VALUES_ONE, .apply = apply_local_env_list},
+    {{"-genvnone", "--genvnone", NULL}, VALUES_NONE,
+     .flag = offsetof(struct launch_options, env_none)},
+    {{"-envnone", "--envnone", NULL}, VALUES_NONE, .apply = apply_local_env_none},
+    {{"-genvall", "--genvall", "-envall", "--envall", NULL}, VALUES_NONE,
+     .apply = options_apply_nothing},
     /* Accepted so that scripts written for Open MPI run; nothing to do on nodempi. */
     {{"--mca", "-mca", "--gmca", "-gmca", "--prtemca", "--pmixmca", NULL}, VALUES_TWO,
-     options_apply_nothing},
+     .apply = options_apply_nothing},
     {{"--oversubscribe", "-oversubscribe", "--allow-run-as-root", "-allow-run-as-root", NULL},
-     VALUES_NONE, options_apply_nothing},
+     VALUES_NONE, .apply = options_apply_nothing},
 };
 
 static const struct option_table core_option_table = {
@@ -680,6 +655,10 @@ static bool apply_option(int argc, char **argv, int *index, struct launch_option
     const char *second = NULL;
     if (!read_values(spec, argc, argv, index, spelling, &value, &second))
         return false;
+    if (!spec->apply) { /* an option that only turns a setting on (options_table.h) */
+        *(bool *)((char *)opts + spec->flag) = true;
+        return true;
+    }
     return spec->apply(opts, spelling, value ? value : "", second);
 }
 

@@ -187,26 +187,6 @@ static bool apply_cpus_per_rank(struct launch_options *opts, const char *spellin
     return parse_cpus_per_rank(opts, spelling, value);
 }
 
-static bool apply_hwthread_slots(struct launch_options *opts, const char *spelling,
-                                 const char *value, const char *second)
-{
-    (void)spelling;
-    (void)value;
-    (void)second;
-    opts->hwthread_slots = true;
-    return true;
-}
-
-static bool apply_no_oversubscribe(struct launch_options *opts, const char *spelling,
-                                   const char *value, const char *second)
-{
-    (void)spelling;
-    (void)value;
-    (void)second;
-    opts->no_oversubscribe = true;
-    return true;
-}
-
 static bool apply_pernode(struct launch_options *opts, const char *spelling, const char *value,
                           const char *second)
 {
@@ -217,14 +197,16 @@ static bool apply_pernode(struct launch_options *opts, const char *spelling, con
 }
 
 static const struct option_spec mapping_specs[] = {
-    {{"--bind-to", "-bind-to", NULL}, VALUES_ONE, apply_bind},
-    {{"--map-by", "-map-by", NULL}, VALUES_ONE, apply_map_by},
-    {{"--rank-by", "-rank-by", NULL}, VALUES_ONE, apply_rank_by},
+    {{"--bind-to", "-bind-to", NULL}, VALUES_ONE, .apply = apply_bind},
+    {{"--map-by", "-map-by", NULL}, VALUES_ONE, .apply = apply_map_by},
+    {{"--rank-by", "-rank-by", NULL}, VALUES_ONE, .apply = apply_rank_by},
     {{"--cpus-per-rank", "-cpus-per-rank", "--cpus-per-proc", "-cpus-per-proc", NULL},
-     VALUES_ONE, apply_cpus_per_rank},
-    {{"--use-hwthread-cpus", "-use-hwthread-cpus", NULL}, VALUES_NONE, apply_hwthread_slots},
-    {{"--nooversubscribe", "-nooversubscribe", NULL}, VALUES_NONE, apply_no_oversubscribe},
-    {{"--pernode", "-pernode", NULL}, VALUES_NONE, apply_pernode},
+     VALUES_ONE, .apply = apply_cpus_per_rank},
+    {{"--use-hwthread-cpus", "-use-hwthread-cpus", NULL}, VALUES_NONE,
+     .flag = offsetof(struct launch_options, hwthread_slots)},
+    {{"--nooversubscribe", "-nooversubscribe", NULL}, VALUES_NONE,
+     .flag = offsetof(struct launch_options, no_oversubscribe)},
+    {{"--pernode", "-pernode", NULL}, VALUES_NONE, .apply = apply_pernode},
 };
 
 const struct option_table mapping_option_table = {

@@ -59,35 +59,20 @@ static bool apply_stdin(struct launch_options *opts, const char *spelling, const
     return true;
 }
 
-#define FLAG_OPTION(name, field)                                                           \
-    static bool name(struct launch_options *opts, const char *spelling, const char *value,   \
-                     const char *second)                                                     \
-    {                                                                                        \
-        (void)spelling;                                                                      \
-        (void)value;                                                                         \
-        (void)second;                                                                        \
-        opts->field = true;                                                                  \
-        return true;                                                                         \
-    }
-
-FLAG_OPTION(apply_merge_stderr, merge_stderr)
-FLAG_OPTION(apply_verbose, verbose)
-FLAG_OPTION(apply_display_allocation, display_allocation)
-FLAG_OPTION(apply_print_exit_codes, print_exit_codes)
-
 static const struct option_spec output_specs[] = {
-    {{"--output-filename", "-output-filename", NULL}, VALUES_ONE, apply_output_directory},
-    {{"-outfile-pattern", "--outfile-pattern", NULL}, VALUES_ONE, apply_outfile_pattern},
-    {{"-errfile-pattern", "--errfile-pattern", NULL}, VALUES_ONE, apply_errfile_pattern},
-    {{"-prepend-pattern", "--prepend-pattern", NULL}, VALUES_ONE, apply_prepend_pattern},
-    {{"--stdin", "-stdin", NULL}, VALUES_ONE, apply_stdin},
+    {{"--output-filename", "-output-filename", NULL}, VALUES_ONE, .apply = apply_output_directory},
+    {{"-outfile-pattern", "--outfile-pattern", NULL}, VALUES_ONE, .apply = apply_outfile_pattern},
+    {{"-errfile-pattern", "--errfile-pattern", NULL}, VALUES_ONE, .apply = apply_errfile_pattern},
+    {{"-prepend-pattern", "--prepend-pattern", NULL}, VALUES_ONE, .apply = apply_prepend_pattern},
+    {{"--stdin", "-stdin", NULL}, VALUES_ONE, .apply = apply_stdin},
     {{"--merge-stderr-to-stdout", "-merge-stderr-to-stdout", NULL}, VALUES_NONE,
-     apply_merge_stderr},
-    {{"-v", "--verbose", "-verbose", NULL}, VALUES_NONE, apply_verbose},
+     .flag = offsetof(struct launch_options, merge_stderr)},
+    {{"-v", "--verbose", "-verbose", NULL}, VALUES_NONE,
+     .flag = offsetof(struct launch_options, verbose)},
     {{"--display-allocation", "-display-allocation", NULL}, VALUES_NONE,
-     apply_display_allocation},
+     .flag = offsetof(struct launch_options, display_allocation)},
     {{"-print-all-exitcodes", "--print-all-exitcodes", NULL}, VALUES_NONE,
-     apply_print_exit_codes},
+     .flag = offsetof(struct launch_options, print_exit_codes)},
 };
 
 const struct option_table output_option_table = {

@@ -18,12 +18,18 @@ enum option_values {
     VALUES_ASSIGNMENT, /* -env VAR=value (one word) or -env VAR VALUE (Hydra's two) */
 };
 
+/* An option is applied by a function, or, when all it does is turn one setting on (--verbose,
+ * --tag-output), names that setting: apply NULL, flag = offsetof(struct launch_options, the
+ * bool), and the parser sets it; such an option needs no function of its own. Entries say
+ * which member they give (.apply = or .flag =): -Wextra warns of a positional entry that
+ * leaves a member out. */
 struct option_spec {
     const char *spellings[8]; /* NULL-terminated */
     enum option_values values;
     /* second is NULL unless a second value was given. Returns false after printing why. */
     bool (*apply)(struct launch_options *opts, const char *spelling, const char *value,
                   const char *second);
+    size_t flag; /* with apply NULL (and VALUES_NONE): the bool this option sets */
 };
 
 struct option_table {
