@@ -415,27 +415,4 @@ static inline void mt_poison_status(MPI_Status *st)
     memset(st, 0x5a, sizeof *st);
 }
 
-/* ------------------------------------------------------------------ */
-/* MPI_T counters (nodempi's nodempi_* performance variables)           */
-
-/* A started handle of the counter `name` in session (each step checked). */
-static inline MPI_T_pvar_handle mt_pvar_counter(MPI_T_pvar_session session, const char *name)
-{
-    int index = -1, count;
-    MPI_T_pvar_handle handle = MPI_T_PVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index), name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_handle_alloc(session, index, NULL, &handle, &count),
-                 name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_start(session, handle), name);
-    return handle;
-}
-
-static inline unsigned long long mt_pvar_read(MPI_T_pvar_session session,
-                                              MPI_T_pvar_handle handle)
-{
-    unsigned long long value = 0;
-    MPI_T_pvar_read(session, handle, &value);
-    return value;
-}
-
 #endif /* MPITEST_H */

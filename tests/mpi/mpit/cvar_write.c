@@ -6,17 +6,9 @@
  * call (the result stays right). Read-only variables are MPI_T_ERR_CVAR_SET_NEVER; a value
  * outside an enumeration is MPI_T_ERR_INVALID and leaves the variable as it was. */
 #include "mpitest.h"
+#include "mt_mpit.h"
 
 enum { MESSAGE = 8192 };
-
-static MPI_T_cvar_handle cvar(const char *name)
-{
-    int index = -1, count;
-    MPI_T_cvar_handle handle = MPI_T_CVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_get_index(name, &index), name);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_handle_alloc(index, NULL, &handle, &count), name);
-    return handle;
-}
 
 static MPI_T_pvar_session session;
 
@@ -67,7 +59,7 @@ int main(int argc, char **argv)
     int provided;
     MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
     /* Before MPI_Init: a LOCAL variable can be written and MPI_Init keeps it. */
-    MPI_T_cvar_handle eager = cvar("NODEMPI_EAGER_LIMIT");
+    MPI_T_cvar_handle eager = mt_cvar_handle("NODEMPI_EAGER_LIMIT");
     unsigned long limit = 65536, got = 0;
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_write(eager, &limit), "write before MPI_Init");
     mt_init(&argc, &argv);
@@ -75,7 +67,7 @@ int main(int argc, char **argv)
     MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_read(eager, &got), "read after MPI_Init");
     MT_CHECK_INT(65536, got, "a write before MPI_Init survives it");
 
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
+    session = mt_pvar_session_create();
     MPI_T_pvar_handle eager1 = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
     MPI_T_pvar_handle eager_long = mt_pvar_counter(session, "nodempi_p2p_sent_eager_long");
     MPI_T_pvar_handle cma = mt_pvar_counter(session, "nodempi_p2p_sent_single_copy");
@@ -101,7 +93,7 @@ int main(int argc, char **argv)
 
     /* NODEMPI_CMA_THRESHOLD (LOCAL): a 1 MiB message goes by single copy under the threshold
      * (when the kernel permits process_vm_readv at all), pipelined above it. */
-    MPI_T_cvar_handle threshold = cvar("NODEMPI_CMA_THRESHOLD");
+    MPI_T_cvar_handle threshold = mt_cvar_handle("NODEMPI_CMA_THRESHOLD");
     unsigned long old_threshold, huge = 1ul << 30, small = 16384;
     MPI_T_cvar_read(threshold, &old_threshold);
     MPI_T_cvar_write(threshold, &small);
@@ -119,7 +111,7 @@ int main(int argc, char **argv)
     MPI_T_cvar_handle_free(&threshold);
 
     /* ALL_EQ: every rank writes the same algorithm; the next bcast uses it and is right. */
-    MPI_T_cvar_handle bcast = cvar("NODEMPI_COLL_BCAST");
+    MPI_T_cvar_handle bcast = mt_cvar_handle("NODEMPI_COLL_BCAST");
     MPI_T_enum enumtype;
     int index, items, old, value = -1;
     MPI_T_cvar_get_index("NODEMPI_COLL_BCAST", &index);
@@ -154,18 +146,18 @@ int main(int argc, char **argv)
     MPI_T_cvar_write(bcast, &old);
 
     /* Read-only: set at MPI_Init. */
-    MPI_T_cvar_handle queue = cvar("NODEMPI_QUEUE");
+    MPI_T_cvar_handle queue = mt_cvar_handle("NODEMPI_QUEUE");
     int before, attempt = 1;
     MPI_T_cvar_read(queue, &before);
     MT_CHECK_INT(MPI_T_ERR_CVAR_SET_NEVER, MPI_T_cvar_write(queue, &attempt), "read-only write");
     MPI_T_cvar_read(queue, &attempt);
     MT_CHECK_INT(before, attempt, "read-only value unchanged");
-    MPI_T_cvar_handle profile = cvar("NODEMPI_PROFILE");
+    MPI_T_cvar_handle profile = mt_cvar_handle("NODEMPI_PROFILE");
     MT_CHECK_INT(MPI_T_ERR_CVAR_SET_NEVER, MPI_T_cvar_write(profile, "x"), "string write");
     MT_CHECK_INT(MPI_T_ERR_INVALID, MPI_T_cvar_write(eager, NULL), "write from NULL");
 
     /* An unsigned run-time variable. */
-    MPI_T_cvar_handle spin = cvar("NODEMPI_SPIN_ROUNDS");
+    MPI_T_cvar_handle spin = mt_cvar_handle("NODEMPI_SPIN_ROUNDS");
     unsigned rounds = 0, saved;
     MPI_T_cvar_read(spin, &saved);
     rounds = 123;
@@ -175,10 +167,8 @@ int main(int argc, char **argv)
     MT_CHECK_INT(123, rounds, "spin rounds read back");
     MPI_T_cvar_write(spin, &saved);
 
-    MPI_T_pvar_session_free(&session);
     MPI_T_cvar_handle handles[] = {eager, bcast, queue, profile, spin};
     for (size_t i = 0; i < sizeof(handles) / sizeof(handles[0]); i++)
         MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_handle_free(&handles[i]), "cvar_handle_free");
-    MPI_T_finalize();
-    return mt_finish();
+    return mt_finish_with_mpit(&session);
 }

@@ -13,6 +13,7 @@
  * With NODEMPI_IDLE_EAGER=off (or the queue designs without pair rings) every
  * message above the limit is a rendezvous, which the test checks too. */
 #include "mpitest.h"
+#include "mt_mpit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -136,11 +137,9 @@ static void draining_burst(unsigned char *buf)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
-    mt_init(&argc, &argv);
+    mt_init_with_mpit(&argc, &argv);
     mt_require_ranks(2);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
+    session = mt_pvar_session_create();
     eager = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
     cma = mt_pvar_counter(session, "nodempi_p2p_sent_single_copy");
     rndv = mt_pvar_counter(session, "nodempi_p2p_sent_rendezvous");
@@ -148,26 +147,7 @@ int main(int argc, char **argv)
     /* A burst into a sleeping receiver makes its skew watch ask for a raised eager limit
      * (skew.c), which would make a later burst eager for that reason: off here, so the counts
      * show the ring's choices alone. */
-    int index = -1, count, off = -1, got = -1;
-    MPI_T_cvar_handle skew = MPI_T_CVAR_HANDLE_NULL;
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_get_index("NODEMPI_SKEW", &index), "NODEMPI_SKEW");
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_handle_alloc(index, NULL, &skew, &count), "cvar");
-    MPI_T_enum items;
-    char item[32];
-    int nitems = 0, namelen = (int)sizeof item;
-    MPI_T_cvar_get_info(index, item, &namelen, NULL, NULL, &items, NULL, NULL, NULL, NULL);
-    MPI_T_enum_get_info(items, &nitems, item, &(int){(int)sizeof item});
-    for (int i = 0; i < nitems; i++) {
-        int value;
-        namelen = (int)sizeof item;
-        MPI_T_enum_get_item(items, i, &value, item, &namelen);
-        if (strcmp(item, "off") == 0)
-            off = value;
-    }
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_write(skew, &off), "NODEMPI_SKEW=off");
-    MPI_T_cvar_read(skew, &got);
-    MT_CHECK_INT(off, got, "NODEMPI_SKEW read back");
-    MPI_T_cvar_handle_free(&skew);
+    mt_cvar_write_item("NODEMPI_SKEW", "off");
     unsigned char *buf = mt_malloc((size_t)SIZE * BURST * 2 + 64);
 
     /* 1. One message into an idle ring while the receiver sleeps outside MPI. */
@@ -223,7 +203,5 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
     }
     free(buf);
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
-    return mt_finish();
+    return mt_finish_with_mpit(&session);
 }

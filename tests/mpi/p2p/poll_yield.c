@@ -5,6 +5,7 @@
  * intact either way. mpiexec gives every rank NODEMPI_NCORES (the CPUs the job counts as its
  * own; the testlist lowers it to 1 to make 2 ranks oversubscribed). */
 #include "mpitest.h"
+#include "mt_mpit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,7 @@ enum { TAG = 9, COUNT = 1000 };
 static MPI_T_pvar_session session;
 static MPI_T_pvar_handle yields;
 
-static unsigned long long yield_count(void)
-{
-    unsigned long long value = 0;
-    MPI_T_pvar_read(session, yields, &value);
-    return value;
-}
+static unsigned long long yield_count(void) { return mt_pvar_read(session, yields); }
 
 /* Does this run give cores away? (mpiexec's NODEMPI_NCORES below the rank count, not spin) */
 static int expect_yields(void)
@@ -41,17 +37,10 @@ static void check_yields(unsigned long long before, const char *call)
 
 int main(int argc, char **argv)
 {
-    int provided, index = -1, count;
-    MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
-    mt_init(&argc, &argv);
+    mt_init_with_mpit(&argc, &argv);
     mt_require_ranks(2);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_get_index("nodempi_progress_poll_yields",
-                                                   MPI_T_PVAR_CLASS_COUNTER, &index),
-                 "pvar_get_index");
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_handle_alloc(session, index, NULL, &yields, &count),
-                 "handle_alloc");
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_start(session, yields), "pvar_start");
+    session = mt_pvar_session_create();
+    yields = mt_pvar_counter(session, "nodempi_progress_poll_yields");
     int data[COUNT];
 
     for (int round = 0; round < 3; round++) {
@@ -91,7 +80,5 @@ int main(int argc, char **argv)
                 }
         }
     }
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
-    return mt_finish();
+    return mt_finish_with_mpit(&session);
 }

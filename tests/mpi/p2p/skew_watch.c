@@ -8,6 +8,7 @@
  *     go eagerly (the raise), and every message arrives intact and in order across the switch.
  * Other ranks only join the barriers. */
 #include "mpitest.h"
+#include "mt_mpit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,11 +99,9 @@ static unsigned long long large_backlog(unsigned char *buf, int round)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
-    mt_init(&argc, &argv);
+    mt_init_with_mpit(&argc, &argv);
     mt_require_ranks(2);
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
+    session = mt_pvar_session_create();
     eager = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
     eager_long = mt_pvar_counter(session, "nodempi_p2p_sent_eager_long");
     unsigned char *buf = mt_malloc((size_t)LARGE * NLARGE);
@@ -121,7 +120,5 @@ int main(int argc, char **argv)
     free(buf);
     MPI_T_pvar_handle_free(session, &eager);
     MPI_T_pvar_handle_free(session, &eager_long);
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
-    return mt_finish();
+    return mt_finish_with_mpit(&session);
 }

@@ -9,6 +9,7 @@
  * not oversubscribed) the sender must have sent messages above the eager limit both ways (MPI_T
  * counters), or the test would not test what it is for. */
 #include "mpitest.h"
+#include "mt_mpit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,31 +23,12 @@ static MPI_T_pvar_session session;
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
-    mt_init(&argc, &argv);
-    MPI_T_pvar_session_create(&session);
+    mt_init_with_mpit(&argc, &argv);
+    session = mt_pvar_session_create();
     mt_require_ranks(2);
     /* The skew watch would raise the eager limit after a sleeping round (skew.c) and make
      * messages eager for that reason: off here, so that the counts show the stream's choices. */
-    int index = -1, count, off = -1, item_value;
-    MPI_T_cvar_handle skew;
-    MPI_T_enum items;
-    char name[32];
-    int nitems = 0, len = (int)sizeof name;
-    MPI_T_cvar_get_index("NODEMPI_SKEW", &index);
-    MPI_T_cvar_handle_alloc(index, NULL, &skew, &count);
-    MPI_T_cvar_get_info(index, name, &len, NULL, NULL, &items, NULL, NULL, NULL, NULL);
-    len = (int)sizeof name;
-    MPI_T_enum_get_info(items, &nitems, name, &len);
-    for (int i = 0; i < nitems; i++) {
-        len = (int)sizeof name;
-        MPI_T_enum_get_item(items, i, &item_value, name, &len);
-        if (strcmp(name, "off") == 0)
-            off = item_value;
-    }
-    MT_CHECK_INT(MPI_SUCCESS, MPI_T_cvar_write(skew, &off), "NODEMPI_SKEW=off");
-    MPI_T_cvar_handle_free(&skew);
+    mt_cvar_write_item("NODEMPI_SKEW", "off");
     MPI_T_pvar_handle eager_sent = mt_pvar_counter(session, "nodempi_p2p_sent_eager");
     MPI_T_pvar_handle cma_sent = mt_pvar_counter(session, "nodempi_p2p_sent_single_copy");
     MPI_T_pvar_handle rndv_sent = mt_pvar_counter(session, "nodempi_p2p_sent_rendezvous");
@@ -110,8 +92,6 @@ int main(int argc, char **argv)
         MT_CHECK(eager > ROUNDS * PER_ROUND / 8 + 8 && rndv > 0,
                  "stream messages: %llu eager, %llu rendezvous", eager, rndv);
     }
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
     free(buf);
-    return mt_finish();
+    return mt_finish_with_mpit(&session);
 }

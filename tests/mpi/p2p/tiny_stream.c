@@ -9,6 +9,7 @@
  * the senders (and none anywhere with NODEMPI_FASTBOX_PACK=off or in the queue designs without
  * a fastbox). */
 #include "mpitest.h"
+#include "mt_mpit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -134,14 +135,12 @@ static int packing_expected(void)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MT_ASSERT(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init");
-    mt_init(&argc, &argv);
+    mt_init_with_mpit(&argc, &argv);
     int nodempi = mt_library_is("nodempi");
     MPI_T_pvar_session session = MPI_T_PVAR_SESSION_NULL;
     MPI_T_pvar_handle packed = MPI_T_PVAR_HANDLE_NULL;
     if (nodempi) {
-        MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_session_create(&session), "session_create");
+        session = mt_pvar_session_create();
         packed = mt_pvar_counter(session, "nodempi_p2p_sent_fastbox_packed");
     }
     int peer = mt_peer();
@@ -160,9 +159,7 @@ int main(int argc, char **argv)
         else if (peer != mt_rank && mt_is_first())
             MT_CHECK(n > 0, "no message of a tiny stream was packed");
         MPI_T_pvar_handle_free(session, &packed);
-        MPI_T_pvar_session_free(&session);
     }
     free(buf);
-    MPI_T_finalize();
-    return mt_finish();
+    return mt_finish_with_mpit(&session);
 }
