@@ -415,4 +415,22 @@ static inline void mt_poison_status(MPI_Status *st)
     memset(st, 0x5a, sizeof *st);
 }
 
+/* ------------------------------------------------------------------ */
+/* RMA windows                                                          */
+
+/* A window of `bytes` bytes on every rank of MPI_COMM_WORLD (MPI_Win_allocate, displacement unit
+ * 1; its memory at *(void **)baseptr), zeroed and ready: the zeroing stores are made inside an
+ * exclusive lock of this rank's own part, which is what the separate memory model asks of local
+ * stores into window memory, and the barrier keeps other ranks' accesses after them. */
+static inline MPI_Win mt_win_allocate_zeroed(MPI_Aint bytes, void *baseptr)
+{
+    MPI_Win win = MPI_WIN_NULL;
+    MT_MPI(MPI_Win_allocate(bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, baseptr, &win));
+    MT_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, mt_rank, 0, win));
+    memset(*(void **)baseptr, 0, (size_t)bytes);
+    MT_MPI(MPI_Win_unlock(mt_rank, win));
+    MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    return win;
+}
+
 #endif /* MPITEST_H */

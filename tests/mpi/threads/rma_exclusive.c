@@ -51,13 +51,7 @@ int main(int argc, char **argv)
 {
     tc_init_multiple(&argc, &argv);
     struct layout *base;
-    MPI_Win win;
-    MT_MPI(MPI_Win_allocate(sizeof(struct layout), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base,
-                            &win));
-    MT_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, mt_rank, 0, win));
-    memset(base, 0, sizeof(*base));
-    MT_MPI(MPI_Win_unlock(mt_rank, win));
-    MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    MPI_Win win = mt_win_allocate_zeroed(sizeof(struct layout), &base);
 
     static struct arg args[NTHREADS];
     for (int i = 0; i < NTHREADS; i++)
