@@ -5,7 +5,6 @@
  * Output: bw,<bytes>,<ranks>,{uni,bi}_MBps,<MB/s> */
 #include "common.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
@@ -50,10 +49,7 @@ int main(int argc, char **argv)
 {
     nb_opts o;
     nb_init(&argc, &argv, &o, "1:4M", 0, "  -c  uni,bi (default both)\n");
-    if (o.nranks < 2) {
-        fprintf(stderr, "bw: needs at least 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    nb_require_ranks(&o, 2, "bw");
     size_t max = o.sizes[o.nsizes - 1];
     ctx_t c = {nb_alloc(max), nb_alloc(max * (size_t)o.window),
                malloc(2 * (size_t)o.window * sizeof(MPI_Request)), 0, o.window, o.rank};

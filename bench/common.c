@@ -270,3 +270,11 @@ void nb_finalize(void)
 {
     MPI_Finalize();
 }
+
+void nb_require_ranks(const nb_opts *o, int n, const char *bench)
+{
+    if (o->nranks >= n)
+        return;
+    fprintf(stderr, "%s: needs at least %d ranks\n", bench, n);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}

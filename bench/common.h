@@ -29,6 +29,10 @@ void nb_init(int *argc, char ***argv, nb_opts *o, const char *default_sizes, siz
              const char *usage_extra);
 void nb_finalize(void);
 
+/* Ends the job (MPI_Abort, exit code 2) with "<bench>: needs at least <n> ranks" on stderr when
+ * it has fewer ranks. */
+void nb_require_ranks(const nb_opts *o, int n, const char *bench);
+
 /* Monotonic wall clock in seconds (clock_gettime, not MPI_Wtime, so every MPI is timed alike). */
 double nb_now(void);
 

@@ -8,8 +8,6 @@
  * Output: <pattern>,<bytes>,<ranks>,lat_us,<microseconds> */
 #include "common.h"
 
-#include <stdio.h>
-
 typedef struct {
     char *s, *r;
     int count, rank, n;
@@ -63,10 +61,7 @@ int main(int argc, char **argv)
 {
     nb_opts o;
     nb_init(&argc, &argv, &o, "0,1:4M", 0, "  -c  pingping,sendrecv,exchange\n");
-    if (o.nranks < 2) {
-        fprintf(stderr, "imb_p2p: needs at least 2 ranks\n");
-        MPI_Abort(W, 2);
-    }
+    nb_require_ranks(&o, 2, "imb_p2p");
     size_t max = o.sizes[o.nsizes - 1];
     ctx_t c = {nb_alloc(max), nb_alloc(2 * max), 0, o.rank, o.nranks};
     for (size_t k = 0; k < sizeof patterns / sizeof patterns[0]; k++) {

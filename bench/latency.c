@@ -5,8 +5,6 @@
  * Output: latency,<bytes>,<ranks>,lat_us,<one-way microseconds> */
 #include "common.h"
 
-#include <stdio.h>
-
 typedef struct {
     char *sbuf, *rbuf;
     int count, rank;
@@ -28,10 +26,7 @@ int main(int argc, char **argv)
 {
     nb_opts o;
     nb_init(&argc, &argv, &o, "1:4M", 0, NULL);
-    if (o.nranks < 2) {
-        fprintf(stderr, "latency: needs at least 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    nb_require_ranks(&o, 2, "latency");
     size_t max = o.sizes[o.nsizes - 1];
     ctx_t c = {nb_alloc(max), nb_alloc(max), 0, o.rank};
     for (int i = 0; i < o.nsizes; i++) {

@@ -9,7 +9,6 @@
  * Output: multipair,<bytes>,<ranks>,{bw_noreuse_MBps,bw_reuse_MBps,lat_noreuse_us,lat_reuse_us},v */
 #include "common.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,11 +85,8 @@ int main(int argc, char **argv)
 {
     nb_opts o;
     nb_init(&argc, &argv, &o, "1:4M", 0, "  -c  bw,lat (default both)\n");
+    nb_require_ranks(&o, 2, "multipair");
     int pairs = o.nranks / 2;
-    if (pairs < 1) {
-        fprintf(stderr, "multipair: needs at least 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
     ctx_t c;
     memset(&c, 0, sizeof c);
     c.window = o.window;

@@ -128,10 +128,7 @@ int main(int argc, char **argv)
     nb_opts o;
     nb_init(&argc, &argv, &o, "8:1M", 0,
             "  -c  put,get,acc,fetch_and_op,cas,lock_unlock,fence\n");
-    if (o.nranks < 2) {
-        fprintf(stderr, "rma: needs at least 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    nb_require_ranks(&o, 2, "rma");
     size_t max = o.sizes[o.nsizes - 1];
     ctx_t c = {0};
     void *base;

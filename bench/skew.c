@@ -23,10 +23,7 @@ int main(int argc, char **argv)
     nb_opts o;
     nb_init(&argc, &argv, &o, "0,1,2,5,10,20,50,100", 16384,
             "  -s  consumer compute times c2 in microseconds\n  -m  message bytes (16K)\n");
-    if (o.nranks < 2) {
-        fprintf(stderr, "skew: needs at least 2 ranks\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    nb_require_ranks(&o, 2, "skew");
     char *buf = nb_alloc(o.msg * (size_t)o.window);
     MPI_Request *req = malloc((size_t)o.window * sizeof *req);
     int n = (int)o.msg, ack = 0;
