@@ -21,7 +21,7 @@ import compare  # noqa: E402
 
 # name: (what it is, benchmark program, args, ranks, env when off, metric filter)
 MECHANISMS = [
-    ("fastbox", "records of up to 64 B through 8 fixed cells per pair instead of the pair ring",
+    ("fastbox", "records of up to 64 B through 16 cells per pair instead of the pair ring",
      "latency", ["-s", "1,8,32,64,128"], 2, {"NODEMPI_FASTBOX": "off"}, None),
     ("recv_in_place", "blocking MPI_Recv copies an eager message straight from the peer's cell "
      "or ring record (no request, no queue, no poll of other peers)",

@@ -93,7 +93,7 @@ static const struct core_config_entry config_table[] = {
      "start when the consumer has taken everything, so a light stream reuses lines both caches "
      "hold (0 = use the whole ring every lap)"},
     {"NODEMPI_FASTBOX", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox, AT_INIT,
-     "records of up to 64 bytes (messages, protocol replies) go through 8 cells per pair "
+     "records of up to 64 bytes (messages, protocol replies) go through 16 cells per pair "
      "instead of the pair ring: auto = on in the pair and cor queue designs (the only ones that "
      "use it; on = the same)"},
     {"NODEMPI_FASTBOX_PACK", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox_pack,

@@ -13,9 +13,9 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 6u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
+#define SHM_SEGMENT_VERSION 7u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
                                 * 4: a fastbox per pair; 5: packed fastbox records;
-                                * 6: two-slot packed records */
+                                * 6: two-slot packed records; 7: 16 fastbox cells */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
