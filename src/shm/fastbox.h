@@ -47,10 +47,12 @@
 #include "shm/segment.h"
 
 enum {
-    SHM_FASTBOX_SLOTS = 64, /* 16 cells: 8 held the same ping-pong latency, but both
+    SHM_FASTBOX_SLOTS = 64, /* 16 cells. 8 held the same ping-pong latency, but both
                              * directions of a 64-message window of 1-8 B fill 8 cells'
-                             * worth of packed records and spill into the ring (far: bi 1 B
-                             * 10.3 -> 14.2 MB/s with 16) */
+                             * worth of packed records and spill into the ring: 16 cells,
+                             * bi 1-8 B far +32%, close +8%; uni 1-32 B +2-8%; the price,
+                             * a stream of 64 B cells -5% (capping cells at 8 ahead of the
+                             * consumer did not recover it). docs/benchmarks.md, session 10 */
     SHM_FASTBOX_SLOT_BYTES = 32,
     SHM_FASTBOX_GROUP_SLOTS = 4, /* a cell: 128 bytes, the pair of lines the adjacent-line
                                   * prefetcher moves together */
