@@ -21,7 +21,7 @@ run_suite() {
 }
 
 ctest_args=("$@")
-echo "== build and test (RelWithDebInfo, -Werror) =="
+echo "== build and test (Release, -Werror) =="
 run_suite build
 echo "== build and test (AddressSanitizer + UndefinedBehaviorSanitizer) =="
 # Sanitized runs are slower: unit tests shrink their loops, and every report is fatal.
