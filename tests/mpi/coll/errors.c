@@ -63,6 +63,22 @@ int main(int argc, char **argv)
                       "Scan MPI_OP_NULL");
     MT_CHECK_ERRCLASS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_OP_NULL), MPI_ERR_OP,
                       "Reduce_local MPI_OP_NULL");
+    /* an op not defined for the type, MPI_REPLACE, and either with nothing to reduce: refused,
+     * inoutbuf untouched (MPI_Reduce_local lets the apply step do the check) */
+    d[0] = 5.0;
+    e[0] = 3.0;
+    MT_CHECK_ERRCLASS(MPI_Reduce_local(d, e, 2, MPI_DOUBLE, MPI_BOR), MPI_ERR_OP,
+                      "Reduce_local MPI_BOR on MPI_DOUBLE");
+    MT_CHECK(e[0] == 3.0, "Reduce_local MPI_BOR on MPI_DOUBLE wrote inoutbuf");
+    d[0] = e[0] = 0.0;
+    MT_CHECK_ERRCLASS(MPI_Reduce_local(a, b, 1, MPI_INT, MPI_REPLACE), MPI_ERR_OP,
+                      "Reduce_local MPI_REPLACE");
+    MT_CHECK_ERRCLASS(MPI_Reduce_local(a, b, 0, MPI_INT, MPI_MINLOC), MPI_ERR_OP,
+                      "Reduce_local MPI_MINLOC on MPI_INT, count 0");
+    MT_CHECK_ERRCLASS(MPI_Reduce_local(a, b, 0, MPI_INT, MPI_NO_OP), MPI_ERR_OP,
+                      "Reduce_local MPI_NO_OP, count 0");
+    MT_CHECK_ERRCLASS(MPI_Reduce_local(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM), MPI_ERR_BUFFER,
+                      "Reduce_local MPI_IN_PLACE");
     MPI_Op sum = MPI_SUM;
     MT_CHECK_ERRCLASS(MPI_Op_free(&sum), MPI_ERR_OP, "Op_free(MPI_SUM)");
 
