@@ -40,7 +40,8 @@ static inline unsigned long long mt_pvar_read(MPI_T_pvar_session session,
                                               MPI_T_pvar_handle handle)
 {
     unsigned long long value = 0;
-    MPI_T_pvar_read(session, handle, &value);
+    /* checked: a failed read would leave 0, which a test expecting no events would take as such */
+    MT_CHECK_INT(MPI_SUCCESS, MPI_T_pvar_read(session, handle, &value), "MPI_T_pvar_read");
     return value;
 }
 
