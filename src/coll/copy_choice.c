@@ -14,6 +14,7 @@
 #include "coll/copy_choice.h"
 
 #include "core/comm.h"
+#include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
 
@@ -42,11 +43,24 @@ static int reduces_nothing(const struct coll_args *a)
     return a->kind == COLL_EXSCAN && a->comm->size == 2;
 }
 
+/* Oversubscribed, the reductions whose messages flow one way (tree or chain: reduce, scan,
+ * exscan) take the fixed threshold: a single-copy pull is done by the receiver alone whenever
+ * it runs, while a pipelined message larger than the pair's ring needs sender and receiver
+ * scheduled in turn for every ring's worth. */
+static int pipelines(const struct coll_args *a)
+{
+    if (!is_reduction(a->kind))
+        return 0;
+    if (!nodempi.oversubscribed)
+        return 1;
+    return a->kind != COLL_REDUCE && a->kind != COLL_SCAN && a->kind != COLL_EXSCAN;
+}
+
 int coll_copy_choice_begin(const struct coll_args *a)
 {
     if (!p2p_copy_choice_applies() || reduces_nothing(a))
         return 0;
-    p2p_set_copy_hint(is_reduction(a->kind) ? P2P_COPY_HINT_PIPELINE : P2P_COPY_HINT_STATIC);
+    p2p_set_copy_hint(pipelines(a) ? P2P_COPY_HINT_PIPELINE : P2P_COPY_HINT_STATIC);
     return 1;
 }
 

@@ -75,26 +75,26 @@ static char *block(const void *buf, int index, MPI_Count count, const struct dt_
     return (char *)buf + (MPI_Aint)index * count * type->extent;
 }
 
-/* recvbuf := a0 (op) a1 in rank order (the standard's order for non-commutative operations),
- * given the peer's vector in theirs and ours in recvbuf. */
-static int combine(const struct coll_args *a, void *theirs)
+/* result := a0 (op) a1 in rank order (the standard's order for non-commutative operations),
+ * given count elements of the peer's vector in theirs and ours in result. */
+static int combine(const struct coll_args *a, void *theirs, void *result, MPI_Count count)
 {
     if (a->comm->rank == 1 || a->op->commutative)
-        return coll_op_apply(a->op, theirs, a->recvbuf, a->count, a->type);
-    int rc = coll_op_apply(a->op, a->recvbuf, theirs, a->count, a->type); /* theirs = a0 op a1 */
+        return coll_op_apply(a->op, theirs, result, count, a->type);
+    int rc = coll_op_apply(a->op, result, theirs, count, a->type); /* theirs = a0 op a1 */
     if (rc == MPI_SUCCESS)
-        rc = coll_copy(theirs, a->count, a->type, a->recvbuf, a->count, a->type);
+        rc = coll_copy(theirs, count, a->type, result, count, a->type);
     return rc;
 }
 
 /* A scratch vector laid out like count elements of type (it may start before its memory):
  * on the stack, in the kept buffer, or (beyond the bound) in *heap for the caller to free. */
-static void *scratch_vector(const struct coll_args *a, char *stack, void **heap)
+static void *scratch_vector(const struct coll_args *a, MPI_Count count, char *stack, void **heap)
 {
-    size_t span = (size_t)(a->type->true_extent + (MPI_Aint)(a->count - 1) * a->type->extent);
+    size_t span = (size_t)(a->type->true_extent + (MPI_Aint)(count - 1) * a->type->extent);
     char *mem = stack;
     *heap = NULL;
-    if (span <= PAIR_STACK_BYTES)
+    if (stack && span <= PAIR_STACK_BYTES)
         return mem - a->type->true_lb;
     if (span > PAIR_KEEP_SCRATCH_BYTES) {
         if (!(mem = *heap = malloc(span)))
@@ -113,15 +113,118 @@ static void *scratch_vector(const struct coll_args *a, char *stack, void **heap)
     return (char *)kept_scratch - a->type->true_lb;
 }
 
+/* The peer sends the vector as a train of segment messages, at most this many unfinished at
+ * once, and the root combines segment k while segment k+1 arrives. */
+enum { PAIR_SEGMENTS_IN_FLIGHT = 8 };
+
+static MPI_Count segment_count(const struct coll_args *a, MPI_Count segment, int k)
+{
+    MPI_Count first = (MPI_Count)k * segment;
+    return a->count - first < segment ? a->count - first : segment;
+}
+
+/* The non-root side of a segmented MPI_Reduce: every segment a message of its own. */
+static int pair_reduce_send_segments(const struct coll_args *a, int tag, const void *mine,
+                                     MPI_Count segment, int nseg)
+{
+    struct core_comm *comm = a->comm;
+    struct core_request *flight[PAIR_SEGMENTS_IN_FLIGHT] = {NULL};
+    int rc = MPI_SUCCESS;
+    for (int k = 0; k < nseg && rc == MPI_SUCCESS; k++) {
+        struct core_request **slot = &flight[k % PAIR_SEGMENTS_IN_FLIGHT];
+        if (*slot) {
+            rc = core_request_wait(*slot, NULL);
+            *slot = NULL;
+            if (rc != MPI_SUCCESS)
+                break;
+        }
+        struct core_request *send;
+        rc = p2p_isend(comm, comm->context + CORE_CONTEXT_COLL_OFFSET, 1 - comm->rank, tag,
+                       coll_elem(mine, (MPI_Count)k * segment, a->type),
+                       segment_count(a, segment, k), a->type, CORE_SEND_STANDARD, &send);
+        if (rc == MPI_SUCCESS)
+            *slot = send;
+    }
+    for (int i = 0; i < PAIR_SEGMENTS_IN_FLIGHT; i++) {
+        if (!flight[i])
+            continue;
+        int wrc = core_request_wait(flight[i], NULL);
+        if (rc == MPI_SUCCESS)
+            rc = wrc;
+    }
+    return rc;
+}
+
+/* The root side: two segment buffers, the next receive posted before the current one is
+ * waited for and combined into recvbuf. */
+static int pair_reduce_recv_segments(const struct coll_args *a, int tag, MPI_Count segment,
+                                     int nseg)
+{
+    struct core_comm *comm = a->comm;
+    uint32_t context = comm->context + CORE_CONTEXT_COLL_OFFSET;
+    int peer = 1 - comm->rank;
+    void *heap;
+    void *scratch = scratch_vector(a, 2 * segment, NULL, &heap);
+    if (!scratch)
+        return MPI_ERR_NO_MEM;
+    void *buffer[2] = {scratch, coll_elem(scratch, segment, a->type)};
+    struct core_request *pending[2] = {NULL, NULL};
+    int rc = p2p_irecv(comm, context, peer, tag, buffer[0], segment_count(a, segment, 0),
+                       a->type, &pending[0]);
+    for (int k = 0; k < nseg && rc == MPI_SUCCESS; k++) {
+        int next = (k + 1) & 1;
+        if (k + 1 < nseg)
+            rc = p2p_irecv(comm, context, peer, tag, buffer[next],
+                           segment_count(a, segment, k + 1), a->type, &pending[next]);
+        int wrc = core_request_wait(pending[k & 1], NULL);
+        pending[k & 1] = NULL;
+        if (rc == MPI_SUCCESS)
+            rc = wrc;
+        if (rc != MPI_SUCCESS)
+            break;
+        MPI_Count n = segment_count(a, segment, k);
+        void *result = coll_elem(a->recvbuf, (MPI_Count)k * segment, a->type);
+        if (!coll_in_place(a->sendbuf))
+            rc = coll_copy(coll_elem(a->sendbuf, (MPI_Count)k * segment, a->type), n, a->type,
+                           result, n, a->type);
+        if (rc == MPI_SUCCESS)
+            rc = combine(a, buffer[k & 1], result, n);
+    }
+    for (int i = 0; i < 2; i++)
+        if (pending[i])
+            core_request_wait(pending[i], NULL);
+    free(heap);
+    return rc;
+}
+
+/* Elements per segment of a segmented MPI_Reduce, 0 = one message. Both ranks compute the same
+ * number: the same count and type signature, and NODEMPI_REDUCE_SEGMENT must agree. */
+static MPI_Count reduce_segment(const struct coll_args *a)
+{
+    size_t bytes = core_config.reduce_segment;
+    if (bytes == 0 || a->type->size == 0 || a->type->extent <= 0)
+        return 0;
+    MPI_Count segment = (MPI_Count)(bytes / a->type->size);
+    if (segment < 1)
+        segment = 1;
+    return a->count > 2 * segment ? segment : 0;
+}
+
 static int pair_reduce(const struct coll_args *a, int tag, int all)
 {
     int me = a->comm->rank;
     const void *mine = coll_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    MPI_Count segment = reduce_segment(a);
+    if (!all && segment > 0) {
+        int nseg = (int)((a->count + segment - 1) / segment);
+        return me == a->root ? pair_reduce_recv_segments(a, tag, segment, nseg)
+                             : pair_reduce_send_segments(a, tag, mine, segment, nseg);
+    }
     if (!all && me != a->root)
         return pair_send(a, tag, mine, a->count, a->type);
     _Alignas(64) char stack[PAIR_STACK_BYTES];
     void *heap;
-    void *theirs = scratch_vector(a, stack, &heap);
+    void *theirs = scratch_vector(a, a->count, stack, &heap);
     if (!theirs)
         return MPI_ERR_NO_MEM;
     int rc = all ? pair_exchange(a, tag, mine, a->count, a->type, theirs, a->count, a->type)
@@ -129,7 +232,7 @@ static int pair_reduce(const struct coll_args *a, int tag, int all)
     if (rc == MPI_SUCCESS && !coll_in_place(a->sendbuf))
         rc = coll_copy(a->sendbuf, a->count, a->type, a->recvbuf, a->count, a->type);
     if (rc == MPI_SUCCESS)
-        rc = combine(a, theirs);
+        rc = combine(a, theirs, a->recvbuf, a->count);
     free(heap);
     return rc;
 }
@@ -269,7 +372,7 @@ static int pair_scan(const struct coll_args *a, int tag, int exclusive)
     }
     _Alignas(64) char stack[PAIR_STACK_BYTES];
     void *heap;
-    void *theirs = scratch_vector(a, stack, &heap);
+    void *theirs = scratch_vector(a, a->count, stack, &heap);
     if (!theirs)
         return MPI_ERR_NO_MEM;
     int rc = pair_recv(a, tag, theirs, a->count, a->type);

@@ -159,14 +159,16 @@ static const struct coll_rule bcast_rules[] = {
 };
 /* Oversubscribed, the binomial tree copies the message p-1 times in log p rounds; scatter +
  * ring allgather copies it about twice as often in p rounds (4 and 8 ranks on 2 cores,
- * 256 KiB-4 MiB: binomial takes 0.3-0.9 of the time). Up to 8 ranks the root sending to
- * everyone does the same p-1 copies in one round, each receiver pulling when it runs, with no
- * rank waiting for a forwarder to be scheduled (2 cores, load 7-8 from other tenants, 3
- * interleaved repetitions: 4 ranks 16 KiB 12.4-12.6 us vs 16.8-24.0, 4 MiB 1.13-1.15 ms vs
- * 1.58-2.71; 8 ranks 16 KiB 88-170 vs 133-135, 1 KiB-1 MiB 0.9-1.0 of binomial's time;
- * docs/benchmarks.md "Session 5"). */
+ * 256 KiB-4 MiB: binomial takes 0.3-0.9 of the time). Up to 8 ranks and below 256 KiB the root
+ * sending to everyone does the same p-1 copies in one round, each receiver pulling when it
+ * runs, with no rank waiting for a forwarder to be scheduled (2 cores, load 7-8 from other
+ * tenants, 3 interleaved repetitions: 4 ranks 16 KiB 12.4-12.6 us vs 16.8-24.0; 8 ranks 16 KiB
+ * 88-170 vs 133-135; docs/benchmarks.md "Session 5"). From 256 KiB the tree wins (2026-11-23,
+ * 8 rounds, medians, linear -> binomial: 8 ranks 512 KiB 220 -> 194 us, 1 MiB 420 -> 356,
+ * 4 MiB 2180 -> 2072; 4 ranks 1 MiB 190 -> 158; another 5 rounds: 8 ranks 256 KiB 189 ->
+ * 137, 1 MiB 663 -> 461). */
 static const struct coll_rule bcast_oversubscribed_rules[] = {
-    {8, ANY_BYTES, 2},
+    {8, (256 << 10) - 1, 2},
     {ANY_RANKS, ANY_BYTES, 0},
 };
 
@@ -197,16 +199,18 @@ static const struct coll_rule allreduce_rules[] = {
     {ANY_RANKS, ANY_BYTES, 1},
     {ANY_RANKS, ANY_BYTES, 0},
 };
-/* Oversubscribed, vectors above 2 MiB take the ring: its rounds move 1/p of the vector each,
+/* Oversubscribed, vectors from 1 MiB take the ring: its rounds move 1/p of the vector each,
  * which a rank descheduled between rounds holds up less than Rabenseifner's halvings (quiet
  * machine, 3 rounds, 4 MiB, us, Rabenseifner -> ring: 4 ranks 2803-3124 -> 2294-2937, 8 ranks
- * 7377-8062 -> 5509-6666; at 1-2 MiB the two are within the noise). Rules that do not apply
- * (ring needs a commutative op and a count covering the ranks) fall to the general ones; a rule
- * has no lower size bound, so the general rules up to 2 MiB are repeated first. */
+ * 7377-8062 -> 5509-6666; 2026-11-23, 6 rounds, medians: 4 ranks 512 KiB / 1 / 2 MiB 276 /
+ * 563 / 1317 -> 300 / 478 / 953, 8 ranks 663 / 1457 / 3374 -> 802 / 1422 / 2588). Rules that
+ * do not apply (ring needs a commutative op and a count covering the ranks) fall to the
+ * general ones; a rule has no lower size bound, so the general rules below 1 MiB are repeated
+ * first. */
 static const struct coll_rule allreduce_oversubscribed_rules[] = {
-    {8, 8 << 10, 0}, /* up to 2 MiB: the general rules, repeated */
-    {8, 2 << 20, 1},
-    {8, 2 << 20, 0},
+    {8, 8 << 10, 0}, /* below 1 MiB: the general rules, repeated */
+    {8, (1 << 20) - 1, 1},
+    {8, (1 << 20) - 1, 0},
     {8, ANY_BYTES, 2},
 };
 

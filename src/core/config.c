@@ -84,6 +84,9 @@ static const struct core_config_entry config_table[] = {
      &core_config.coll_algorithm[15], ALL_EQUAL, "scan algorithm (auto: by message size and ranks)"},
     {"NODEMPI_COLL_EXSCAN", CONFIG_CHOICE, "auto", COLL_EXSCAN_CHOICES,
      &core_config.coll_algorithm[16], ALL_EQUAL, "exscan algorithm (auto: by message size and ranks)"},
+    {"NODEMPI_REDUCE_SEGMENT", CONFIG_SIZE, "64k", NULL, &core_config.reduce_segment, ALL_EQUAL,
+     "a two-rank MPI_Reduce of more than twice this many bytes moves its vector in segments of "
+     "this size, the root combining one while the next arrives (0 = one message)"},
     {"NODEMPI_STREAM_COPY", CONFIG_CHOICE, "off", "auto|on|off", &core_config.stream_copy, AT_INIT,
      "write large ring fragments with streaming stores: auto = for pairs on different CPUs. "
      "Off by default: through the library's own pipeline they moved 0.55-0.95x the bytes of "

@@ -37,6 +37,7 @@ struct core_config {
     enum core_switch recv_in_place;    /* MPI_Recv copies straight from the peer's queue */
     size_t split_copy_min;    /* smallest single-copy message both sides copy */
     size_t skew_eager_limit;  /* a pair's eager limit while its receiver lags */
+    size_t reduce_segment;    /* two-rank MPI_Reduce segment bytes (0: one message) */
     enum core_queue_choice queue; /* NODEMPI_QUEUE */
     const char *profile;      /* NODEMPI_PROFILE: hardware profile file, "" = per-host default */
     int coll_algorithm[COLL_CONFIG_SLOTS]; /* NODEMPI_COLL_<OP>, by enum coll_kind: 0 = auto */
