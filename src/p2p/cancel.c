@@ -61,8 +61,7 @@ void p2p_cancel_on_request(int world_src, const struct p2p_cookies *cookies)
     int withdrawn = u && !u->assembling && !u->waiting;
     if (withdrawn) {
         p2p_unexpected_remove(q, u);
-        p2p_staging_free(u->data, u->size);
-        free(u);
+        p2p_unexpected_release(u);
     }
     struct p2p_cookies answer = {cookies->sender_cookie, (uint64_t)withdrawn};
     p2p_queue_control(world_src, P2P_RECORD_CANCEL_ANSWER, &answer);
@@ -106,8 +105,7 @@ static void cancel_self_send(struct core_request *request)
     if (!u)
         return; /* received already (or taken by MPI_Mprobe): not cancelled */
     p2p_unexpected_remove(q, u);
-    p2p_staging_free(u->data, u->size);
-    free(u);
+    p2p_unexpected_release(u);
     mark_cancelled(request);
     if (!request->complete)
         finish_send(request);

@@ -134,8 +134,8 @@ void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec)
     a->request = p2p_match_posted(q, rec->src, rec->tag);
     if (a->request)
         return;
-    struct p2p_unexpected *u = calloc(1, sizeof(*u));
-    if (!u || !(u->data = p2p_staging_alloc(a->total)))
+    struct p2p_unexpected *u = p2p_unexpected_new();
+    if (!u || !p2p_unexpected_hold(u, a->total))
         abort(); /* out of memory for an unexpected message */
     u->kind = P2P_UNEXPECTED_EAGER;
     u->assembling = 1;
@@ -183,8 +183,7 @@ void p2p_eager_long_on_data(int world_src, const void *data, size_t len)
         u->assembling = 0;
         if (u->waiting) { /* a receive took it while it was still arriving */
             p2p_deliver_eager(u->waiting, u->src, u->tag, u->data, u->size);
-            p2p_staging_free(u->data, u->size);
-            free(u);
+            p2p_unexpected_release(u);
         }
     }
     memset(a, 0, sizeof(*a));

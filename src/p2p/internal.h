@@ -73,6 +73,8 @@ struct p2p_frag {
 /* A message that arrived before its receive was posted. */
 enum p2p_unexpected_kind { P2P_UNEXPECTED_EAGER, P2P_UNEXPECTED_RTS, P2P_UNEXPECTED_SELF };
 
+enum { P2P_UNEXPECTED_INLINE_BYTES = 128 };
+
 struct p2p_unexpected {
     struct p2p_unexpected *next;     /* all of the context's, in arrival order */
     struct p2p_unexpected *prev;
@@ -91,6 +93,8 @@ struct p2p_unexpected {
     int assembling;          /* EAGER_LONG: data still arriving */
     struct core_request *waiting;   /* ...and the receive that already took it */
     int skew_counted;        /* counted in its sender's unexpected_count (skew.c) */
+    /* EAGER payloads of up to P2P_UNEXPECTED_INLINE_BYTES: data points here (unexpected.c) */
+    _Alignas(16) unsigned char inline_data[P2P_UNEXPECTED_INLINE_BYTES];
 };
 
 /* Receiver side: the long eager message a peer is in the middle of sending. */
@@ -312,6 +316,15 @@ int p2p_eager_long_push(struct p2p_peer *peer, struct p2p_long_send *send);
 void *p2p_staging_alloc(size_t bytes);
 void p2p_staging_free(void *data, size_t bytes);
 void p2p_staging_release(void);
+
+/* unexpected.c: unexpected-queue entries, from a free list. p2p_unexpected_new gives an entry
+ * with every field cleared; p2p_unexpected_hold points its data at room for bytes (inside the
+ * entry when small, else staging; NULL when out of memory; u->size must then stay bytes);
+ * p2p_unexpected_release frees the data and the entry. */
+struct p2p_unexpected *p2p_unexpected_new(void);
+void *p2p_unexpected_hold(struct p2p_unexpected *u, size_t bytes);
+void p2p_unexpected_release(struct p2p_unexpected *u);
+void p2p_unexpected_pool_release(void);
 void p2p_eager_long_on_envelope(int world_src, struct shm_record *rec);
 void p2p_eager_long_on_data(int world_src, const void *data, size_t len);
 void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected *u);

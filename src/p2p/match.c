@@ -66,8 +66,7 @@ void p2p_free_queues(void)
         struct p2p_unexpected *u = p2p.queues[i].unexpected_head;
         while (u) {
             struct p2p_unexpected *next = u->next;
-            p2p_staging_free(u->data, u->size);
-            free(u);
+            p2p_unexpected_release(u);
             u = next;
         }
         free(p2p.queues[i].by_src);

@@ -111,6 +111,7 @@ void p2p_finalize(void)
     }
     p2p_free_queues();
     p2p_queue_finalize();
+    p2p_unexpected_pool_release();
     p2p_staging_release();
     topo_hw_finalize();
     free(p2p.peers);

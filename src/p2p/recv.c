@@ -63,7 +63,6 @@ void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpe
             return;
         }
         p2p_deliver_eager(request, u->src, u->tag, u->data, u->size);
-        p2p_staging_free(u->data, u->size);
         break;
     case P2P_UNEXPECTED_RTS:
         p2p_rndv_receive(request, u->src, u->tag, u->world_src, u->size, &u->rts);
@@ -86,7 +85,7 @@ void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpe
         break;
     }
     }
-    free(u);
+    p2p_unexpected_release(u);
 }
 
 /* Start a receive whose p2p fields are set (also the restart of a persistent one). */
@@ -218,7 +217,7 @@ static void handle_message(int world_src, struct shm_record *rec)
     }
     /* Unexpected: copy out of the ring now so the sender's ring never fills with messages
      * nobody has asked for yet (flow control without deadlock). */
-    struct p2p_unexpected *u = calloc(1, sizeof(*u));
+    struct p2p_unexpected *u = p2p_unexpected_new();
     if (!u)
         abort();
     u->src = rec->src;
@@ -229,8 +228,7 @@ static void handle_message(int world_src, struct shm_record *rec)
     u->seq = seq;
     if (rec->kind == P2P_RECORD_EAGER) {
         u->kind = P2P_UNEXPECTED_EAGER;
-        u->data = p2p_staging_alloc(rec->size);
-        if (!u->data)
+        if (!p2p_unexpected_hold(u, rec->size))
             abort();
         memcpy(u->data, payload, rec->size);
     } else {

@@ -257,7 +257,7 @@ void p2p_self_send(struct core_request *request)
     size_t size = dt_packed_size(request->type, request->count);
     int src = request->comm->rank;
     struct core_request *recv = p2p_match_posted(q, src, request->tag);
-    struct p2p_unexpected *u = calloc(1, sizeof(*u));
+    struct p2p_unexpected *u = p2p_unexpected_new();
     if (!u)
         abort();
     u->kind = P2P_UNEXPECTED_SELF;
@@ -277,8 +277,7 @@ void p2p_self_send(struct core_request *request)
     if (request->mode != CORE_SEND_SYNCHRONOUS && size <= p2p.eager_limit) {
         u->kind = P2P_UNEXPECTED_EAGER;
         u->self_send = NULL;
-        u->data = p2p_staging_alloc(size);
-        if (!u->data)
+        if (!p2p_unexpected_hold(u, size))
             abort();
         dt_pack_range(request->type, request->buf, request->count, 0, u->data, size);
         p2p_send_complete(request);
