@@ -230,6 +230,9 @@ struct p2p_state {
     int split_copy;              /* offer split copies (NODEMPI_SPLIT_COPY, cores permitting) */
     uint64_t free_copy_slots;    /* bit i: my copy slot i is free */
     int split_pending;           /* receives waiting for a sender's last split-copy chunks */
+    /* A blocking receive being waited for (recv.c): a pair's queue is drained up to the record
+     * that completes it, the rest left for the next receive to take in place (queue.c). */
+    const struct core_request *drain_stop;
     struct p2p_peer *peers;
     uint64_t sent[P2P_SENT_KINDS]; /* messages sent, by protocol (p2p.h) */
     uint64_t sent_bytes;

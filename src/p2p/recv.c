@@ -192,7 +192,11 @@ int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void
     request.context = context;
     request.comm = comm;
     p2p_recv_start(&request);
-    core_request_wait_complete(&request);
+    if (!request.complete) {
+        p2p.drain_stop = &request;
+        core_request_wait_complete(&request);
+        p2p.drain_stop = NULL;
+    }
     if (status) {
         int keep_error = status->MPI_ERROR;
         *status = request.status;
