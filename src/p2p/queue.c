@@ -234,7 +234,8 @@ void p2p_queue_publish_slow(struct p2p_peer *peer, struct shm_record *rec)
  * each), and a receiver once behind a stream of small messages (a loop of MPI_Bcast at 2 ranks)
  * stayed behind: 2 KiB bcast 0.10-1.33 us per call from run to run. Left in the queue, the next
  * MPI_Recv takes them in place (recv.c) and the sender waits for room. Any other progress call
- * drains as before. */
+ * drains as before (hybrid re-arms the ring's doorbell bit; cor, whose receiver polls only the
+ * senders it expects, always drains everything). */
 static int drain_stop_reached(void)
 {
     return p2p.drain_stop && p2p.drain_stop->complete;
@@ -280,7 +281,7 @@ static int drain_ring_cor(int src)
         cor_note_arrival(src, rec);
         p2p_handle_record(src, rec);
         shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
-    } while (!drain_stop_reached() && (rec = p2p_pair_peek(peer, &in_fastbox)));
+    } while ((rec = p2p_pair_peek(peer, &in_fastbox)));
     cor_update(src); /* a long eager message may have begun or ended */
     p2p_after_drain(src);
     return 1;
@@ -390,9 +391,11 @@ static int poll_hybrid(void)
             int r = i * 64 + __builtin_ctzll(bits);
             uint64_t bit = bits & -bits;
             bits &= bits - 1;
-            if (ring_ready(r))
+            if (ring_ready(r)) {
                 did |= drain_ring(r);
-            else if (!p2p.peers[r].ring_in_order && shm_ring_peek(&p2p.peers[r].from_peer))
+                if (shm_ring_peek(&p2p.peers[r].from_peer))
+                    p2p.rings_pending[i] |= bit; /* left for later (drain_stop_reached) */
+            } else if (!p2p.peers[r].ring_in_order && shm_ring_peek(&p2p.peers[r].from_peer))
                 p2p.rings_pending[i] |= bit; /* its inbox records lag: retry next poll */
         }
     }
