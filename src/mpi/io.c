@@ -820,8 +820,12 @@ static int do_access(struct io_file *file, MPI_Offset offset, void *buf, MPI_Cou
     case ACCESS_EXPLICIT:
         return io_access(file, offset, buf, count, type, call->write, bytes);
     case ACCESS_INDIVIDUAL:
+        /* MPI-4.1 14.4.3: once the call is initiated, the pointer points to the etype after the
+         * last one it will access: what it asked for, also when a read meets the end of file
+         * (the pointer does not depend on how much data was there; status counts that). */
         rc = io_access(file, file->position, buf, count, type, call->write, bytes);
-        file->position += io_etypes_of(file, *bytes);
+        file->position += io_etypes_of(file, rc == MPI_SUCCESS ? (MPI_Count)dt_packed_size(type, count)
+                                                               : *bytes);
         return rc;
     case ACCESS_SHARED:
         position = io_shared_fetch_add(&file->shared,
