@@ -108,6 +108,11 @@ static const struct core_config_entry config_table[] = {
      "a blocking MPI_Recv from one source, with nothing posted or unexpected in its "
      "communicator, watches that peer's queues alone and copies an eager message straight "
      "into the buffer: auto = on = when no rank may sleep (not oversubscribed)"},
+    {"NODEMPI_RECV_PARTIAL_DRAIN", CONFIG_CHOICE, "auto", "auto|on|off",
+     &core_config.recv_partial_drain, LOCAL,
+     "a blocking MPI_Recv that has to wait drains a peer's queue only up to the message that "
+     "completes it, leaving the rest for the next receive instead of the unexpected queue "
+     "(auto = on)"},
     {"NODEMPI_SPLIT_COPY", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.split_copy, AT_INIT,
      "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
      "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "

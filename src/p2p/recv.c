@@ -193,7 +193,8 @@ int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void
     request.comm = comm;
     p2p_recv_start(&request);
     if (!request.complete) {
-        p2p.drain_stop = &request;
+        if (p2p.recv_partial_drain)
+            p2p.drain_stop = &request;
         core_request_wait_complete(&request);
         p2p.drain_stop = NULL;
     }
