@@ -171,7 +171,7 @@ int core_group_incl(const struct core_group *group, int n, const int *ranks,
     int rc = core_group_check_ranks(group, n, ranks, &bad);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (n == 0) {
+    if (n <= 0) { /* n < 0 was refused by the API layer (src/mpi/group.c) */
         *out = &empty_group;
         return MPI_SUCCESS;
     }
