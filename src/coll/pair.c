@@ -384,6 +384,44 @@ static int pair_scan(const struct coll_args *a, int tag, int exclusive)
     return rc;
 }
 
+/* Reduce_scatter(_block): each rank sends the peer the block it ends up with and combines the
+ * peer's copy of its own block with its own, in rank order; no full-vector working copy as in
+ * the schedules' recursive halving. counts[] are the two blocks' element counts. */
+static int pair_reduce_scatter(const struct coll_args *a, int tag, const MPI_Count counts[2])
+{
+    int me = a->comm->rank, peer = 1 - me;
+    const char *input = coll_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
+    const char *mine = coll_elem(input, me == 0 ? 0 : counts[0], a->type);
+    const char *out = coll_elem(input, peer == 0 ? 0 : counts[0], a->type);
+    _Alignas(64) char stack[PAIR_STACK_BYTES];
+    void *heap = NULL;
+    void *theirs = counts[me] > 0 ? scratch_vector(a, counts[me], stack, &heap) : NULL;
+    if (counts[me] > 0 && !theirs)
+        return MPI_ERR_NO_MEM;
+    int rc = pair_exchange(a, tag, out, counts[peer], a->type, theirs, counts[me], a->type);
+    if (rc != MPI_SUCCESS || counts[me] == 0) {
+        free(heap);
+        return rc;
+    }
+    if (me == 0 || a->op->commutative) {
+        /* theirs := mine op theirs is a0 op a1 on rank 0 (and on rank 1 when the order does not
+         * matter); it goes out by a copy, which is also safe when mine lies in recvbuf (in
+         * place) where the result lands. */
+        rc = coll_op_apply(a->op, mine, theirs, counts[me], a->type);
+        if (rc == MPI_SUCCESS)
+            rc = coll_copy(theirs, counts[me], a->type, a->recvbuf, counts[me], a->type);
+    } else {
+        /* Rank 1, order matters: recvbuf := theirs op mine. In place, block 1 moves down to
+         * the start first; coll_pair_applies keeps that move from overlapping. */
+        if (mine != (const char *)a->recvbuf)
+            rc = coll_copy(mine, counts[me], a->type, a->recvbuf, counts[me], a->type);
+        if (rc == MPI_SUCCESS)
+            rc = coll_op_apply(a->op, theirs, a->recvbuf, counts[me], a->type);
+    }
+    free(heap);
+    return rc;
+}
+
 static MPI_Count bytes_of(MPI_Count count, const struct dt_type *type)
 {
     return type ? count * type->size : 0;
@@ -429,6 +467,12 @@ static MPI_Count pair_bytes(const struct coll_args *a)
     }
 }
 
+static void reduce_scatter_counts(const struct coll_args *a, MPI_Count counts[2])
+{
+    for (int i = 0; i < 2; i++)
+        counts[i] = a->kind == COLL_REDUCE_SCATTER ? a->recvcounts[i] : a->count;
+}
+
 int coll_pair_applies(const struct coll_args *a)
 {
     const struct core_comm *comm = a->comm;
@@ -452,6 +496,17 @@ int coll_pair_applies(const struct coll_args *a)
     case COLL_SCATTERV:
     case COLL_ALLGATHERV:
         return pair_bytes(a) <= PAIR_MAX_BYTES;
+    case COLL_REDUCE_SCATTER_BLOCK:
+    case COLL_REDUCE_SCATTER: {
+        MPI_Count counts[2];
+        reduce_scatter_counts(a, counts);
+        MPI_Count most = counts[0] > counts[1] ? counts[0] : counts[1];
+        /* In place with a non-commutative op, rank 1 moves block 1 down over block 0: only
+         * when the two do not overlap (recvcounts are the same on both ranks). */
+        if (coll_in_place(a->sendbuf) && !a->op->commutative && counts[1] > counts[0])
+            return 0;
+        return a->type->extent > 0 && bytes_of(most, a->type) <= PAIR_MAX_BYTES;
+    }
     case COLL_SCAN: /* one message at any size, as the chain is (scan.c) */
     case COLL_EXSCAN:
         return 1;
@@ -491,6 +546,12 @@ int coll_pair_run(const struct coll_args *a)
         return pair_all_v(a, tag, 0);
     case COLL_ALLTOALLV:
         return pair_all_v(a, tag, 1);
+    case COLL_REDUCE_SCATTER_BLOCK:
+    case COLL_REDUCE_SCATTER: {
+        MPI_Count counts[2];
+        reduce_scatter_counts(a, counts);
+        return pair_reduce_scatter(a, tag, counts);
+    }
     case COLL_SCAN:
         return pair_scan(a, tag, 0);
     case COLL_EXSCAN:
