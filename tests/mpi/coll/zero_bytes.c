@@ -63,7 +63,8 @@ int main(int argc, char **argv)
     NO_DATA("MPI_Scatter of a 0-size type",
             MPI_Scatter(buf, 3, empty, out, 0, MPI_INT, root, w));
     NO_DATA("MPI_Allgather", MPI_Allgather(buf, 0, MPI_BYTE, out, 0, MPI_BYTE, w));
-    NO_DATA("MPI_Allgather in place", MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, out, 0, MPI_BYTE, w));
+    NO_DATA("MPI_Allgather in place",
+            MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, out, 0, MPI_BYTE, w));
     NO_DATA("MPI_Alltoall", MPI_Alltoall(buf, 0, MPI_INT, out, 0, MPI_INT, w));
 
     /* The collectives after them still match and carry data. */
