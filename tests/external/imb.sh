@@ -20,12 +20,12 @@
 #           t_max for Sendrecv/Exchange, t_avg for collectives, Mbytes/sec for Uniband/Biband)
 #           and the ratio nodempi/best peer (tests/external/imb_medians.py). Raw: WORKDIR/perf/.
 #
-# Known IMB defect (not an MPI's): with -DCHECK, IMB-NBC's Ireduce_scatter(_pure) of this source
-# checks every rank's block against rank 0's expected values (pos = 0), so it fails on every MPI
-# from 2 ranks on; IMB-IO's P_[I]Write_shared checks crash (segfault in IMB_cmp_cat) and its
-# P_[I]Read_shared checks gather into c_info->rdispl, which IO builds leave NULL (MPICH: "Null
-# buffer pointer", Open MPI: segfault, nodempi: MPI_ERR_BUFFER). Check mode runs those six from
-# the non-CHECK build.
+# Known IMB defects (not an MPI's; Open MPI and MPICH fail the same way): with -DCHECK,
+# IMB-NBC's Ireduce_scatter(_pure) of this source checks every rank's block against rank 0's
+# expected values (pos = 0), so it fails from 2 ranks on; IMB-IO's P_[I]Write_shared checks
+# crash (segfault in IMB_cmp_cat), and its P_[I]Read_shared and C_[I]Read_shared checks gather
+# into c_info->rdispl, which IO builds leave NULL (MPICH: "Null buffer pointer", Open MPI:
+# segfault, nodempi: MPI_ERR_BUFFER). Check mode runs those eight from the non-CHECK build.
 #
 # BUILD_DIR defaults to ./build (bin/mpicc, bin/mpiexec). Environment: WORKDIR (default
 # /tmp/nodempi-imb), MPIS (default "nodempi openmpi mpich"), NP (default 4), TIMEOUT (seconds per
@@ -111,7 +111,8 @@ bench_list() {
 
 flavour_of() {
     case $1 in
-        Ireduce_scatter|Ireduce_scatter_pure|P_Write_shared|P_IWrite_shared|P_Read_shared|P_IRead_shared)
+        Ireduce_scatter | Ireduce_scatter_pure | P_Write_shared | P_IWrite_shared | \
+            P_Read_shared | P_IRead_shared | C_Read_shared | C_IRead_shared)
             echo "" ;;
         *) echo -check ;;
     esac
