@@ -21,8 +21,12 @@
  * copies overlap the exchange; Rabenseifner's halving reduces half the vector per rank):
  * allreduce at 2 ranks through the pair path took 1.36x the schedule's time at 64 KiB and 1.7x
  * at 4 MiB (0.68x at 256 KiB). Reduce and bcast take it at every size: MPI_Reduce 64 KiB-4 MiB
- * 0.58-1.1x the schedule's time (256 KiB 65.6 -> 38.2 us median, 4 MiB 524 -> 500 us). */
-enum { PAIR_MAX_BYTES = 2048, PAIR_STACK_BYTES = 2048 };
+ * 0.58-1.1x the schedule's time (256 KiB 65.6 -> 38.2 us median, 4 MiB 524 -> 500 us).
+ * Up to 16 KiB the pair path wins: IMB at 2 ranks, 3 interleaved A/B rounds (2026-11-23,
+ * docs/external-tests.md "Intel MPI Benchmarks"): 4 KiB Allreduce 0.48-0.50 -> 0.43-0.45 us,
+ * Scatter 0.37-0.43 -> 0.28; 16 KiB Allreduce 1.20-1.28 -> 1.07-1.14 (Gather 0.52 -> 0.53-0.58
+ * lost); at 32 KiB Allreduce lost (2.06 -> 2.23-2.29 us). */
+enum { PAIR_MAX_BYTES = 16384, PAIR_STACK_BYTES = 2048 };
 
 /* The peer's vector of a large reduction lands here: kept between calls (up to a bound) so a
  * loop of large reductions does not map and fault in fresh pages every time. */
