@@ -1,6 +1,6 @@
-/* spawn.h - start one rank: fork, own process group, stdio pipes, binding, NODEMPI_* environment,
- * parent-death signal, exec. Owns everything the child does between fork and exec, and
- * reports an exec failure back to mpiexec through a close-on-exec pipe. */
+/* spawn.h - start one rank: fork, own session and process group, stdio pipes, binding,
+ * NODEMPI_* environment, parent-death signal, exec. Owns everything the child does between
+ * fork and exec, and reports an exec failure back to mpiexec through a close-on-exec pipe. */
 #ifndef NODEMPI_MPIEXEC_SPAWN_H
 #define NODEMPI_MPIEXEC_SPAWN_H
 

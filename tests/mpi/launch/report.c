@@ -1,13 +1,15 @@
 /* report: what a rank sees of mpiexec's options, one fact a line, for run_standard.sh and
  * run_compat.sh to check: world size and MPI_APPNUM, the variables named on the command line,
  * the MPI_INFO_ENV keys of the MPI standard, the error handlers of MPI_COMM_WORLD and
- * MPI_COMM_SELF, the CPUs it may run on. With "--provoke" first, it then raises an error outside
- * any communicator (on MPI_COMM_NULL) and reports the class that came back, if one did. */
+ * MPI_COMM_SELF, the CPUs it may run on, whether it leads its own session. With "--provoke"
+ * first, it then raises an error outside any communicator (on MPI_COMM_NULL) and reports the
+ * class that came back, if one did. */
 #include <mpi.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *handler_name(MPI_Comm comm)
 {
@@ -79,6 +81,7 @@ int main(int argc, char **argv)
     printf("rank %d errhandler world=%s self=%s\n", rank, handler_name(MPI_COMM_WORLD),
            handler_name(MPI_COMM_SELF));
     report_cpus(rank);
+    printf("rank %d session leader %s\n", rank, getsid(0) == getpid() ? "yes" : "no");
     fflush(stdout);
     if (provoke) {
         int ignored, rc = MPI_Comm_size(MPI_COMM_NULL, &ignored), error_class = -1;

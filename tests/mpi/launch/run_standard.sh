@@ -54,6 +54,10 @@ expect_line "$OUT" "rank 0 info file unset"
 expect_line "$OUT" "rank 0 info soft unset"
 expect_line "$OUT" "rank 0 info host=$(hostname)"
 expect_line "$OUT" "rank 1 errhandler world=fatal self=fatal"
+# Every rank leads its own session, as Hydra's ranks do: under the kernel's autogroup
+# scheduling a job then gets a CPU share per rank, not one share for all its ranks.
+expect_line "$OUT" "rank 0 session leader yes"
+expect_line "$OUT" "rank 1 session leader yes"
 run -n 1 "$REPORT" --provoke
 CHECKS=$((CHECKS + 1)) # the default handler, MPI_ERRORS_ARE_FATAL, ends the job
 [ "$STATUS" -ne 0 ] && grep -q "^nodempi: MPI_Comm_size: invalid communicator" "$ERR" &&
