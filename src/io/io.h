@@ -150,6 +150,10 @@ int io_view_for_each_segment(const struct io_view *view, MPI_Offset d, size_t by
  * memory type whose external32 size differs from its size). */
 int io_access(struct io_file *file, MPI_Offset position, void *buf, MPI_Count count,
               struct dt_type *type, int write, MPI_Count *bytes);
+/* io_access for the blocking collective calls (MPI_File_write_all, _write_at_all, ...):
+ * collective over the file's communicator; a write of many small segments may be sieved. */
+int io_access_all(struct io_file *file, MPI_Offset position, void *buf, MPI_Count count,
+                  struct dt_type *type, int write, MPI_Count *bytes);
 /* Etypes that `bytes` of data cover (the pointer advance). */
 static inline MPI_Offset io_etypes_of(const struct io_file *file, MPI_Count bytes)
 {

@@ -765,6 +765,7 @@ struct access_call {
     int write;
     int nonblocking;            /* hands back a completed request */
     enum io_split_kind split;   /* a split collective's begin: where the status goes */
+    int blocking_collective;    /* MPI_File_write_all & co.: io_access_all (may sieve) */
 };
 
 static int check_access_mode(struct io_file *file, const struct access_call *call)
@@ -818,12 +819,14 @@ static int do_access(struct io_file *file, MPI_Offset offset, void *buf, MPI_Cou
     int rc;
     switch (call->pointer) {
     case ACCESS_EXPLICIT:
-        return io_access(file, offset, buf, count, type, call->write, bytes);
+        return (call->blocking_collective ? io_access_all : io_access)(file, offset, buf, count,
+                                                                       type, call->write, bytes);
     case ACCESS_INDIVIDUAL:
         /* MPI-4.1 14.4.3: once the call is initiated, the pointer points to the etype after the
          * last one it will access: what it asked for, also when a read meets the end of file
          * (the pointer does not depend on how much data was there; status counts that). */
-        rc = io_access(file, file->position, buf, count, type, call->write, bytes);
+        rc = (call->blocking_collective ? io_access_all : io_access)(
+            file, file->position, buf, count, type, call->write, bytes);
         file->position += io_etypes_of(file, rc == MPI_SUCCESS ? (MPI_Count)dt_packed_size(type, count)
                                                                : *bytes);
         return rc;
@@ -918,7 +921,7 @@ int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at", ACCESS_EXPLICIT, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_at = PMPI_File_read_at
@@ -928,7 +931,7 @@ int PMPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count cou
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_c", ACCESS_EXPLICIT, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_at_c = PMPI_File_read_at_c
@@ -938,7 +941,7 @@ int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all", ACCESS_EXPLICIT, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
@@ -948,7 +951,7 @@ int PMPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all_c", ACCESS_EXPLICIT, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, offset, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_at_all_c = PMPI_File_read_at_all_c
@@ -958,7 +961,7 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at", ACCESS_EXPLICIT, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_at = PMPI_File_iread_at
@@ -968,7 +971,7 @@ int PMPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count co
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at_c", ACCESS_EXPLICIT, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_at_c = PMPI_File_iread_at_c
@@ -978,7 +981,7 @@ int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at_all", ACCESS_EXPLICIT, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
@@ -988,7 +991,7 @@ int PMPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Coun
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_at_all_c", ACCESS_EXPLICIT, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_at_all_c = PMPI_File_iread_at_all_c
@@ -997,7 +1000,7 @@ int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read", ACCESS_INDIVIDUAL, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read = PMPI_File_read
@@ -1007,7 +1010,7 @@ int PMPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_c", ACCESS_INDIVIDUAL, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_c = PMPI_File_read_c
@@ -1017,7 +1020,7 @@ int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all", ACCESS_INDIVIDUAL, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_all = PMPI_File_read_all
@@ -1027,7 +1030,7 @@ int PMPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype d
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all_c", ACCESS_INDIVIDUAL, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_all_c = PMPI_File_read_all_c
@@ -1036,7 +1039,7 @@ int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MP
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread", ACCESS_INDIVIDUAL, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread = PMPI_File_iread
@@ -1046,7 +1049,7 @@ int PMPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype data
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_c", ACCESS_INDIVIDUAL, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_c = PMPI_File_iread_c
@@ -1056,7 +1059,7 @@ int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_all", ACCESS_INDIVIDUAL, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_all = PMPI_File_iread_all
@@ -1066,7 +1069,7 @@ int PMPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype 
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_all_c", ACCESS_INDIVIDUAL, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_all_c = PMPI_File_iread_all_c
@@ -1076,7 +1079,7 @@ int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_shared", ACCESS_SHARED, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_shared = PMPI_File_read_shared
@@ -1086,7 +1089,7 @@ int PMPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatyp
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_shared_c", ACCESS_SHARED, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_shared_c = PMPI_File_read_shared_c
@@ -1096,7 +1099,7 @@ int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_shared", ACCESS_SHARED, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
@@ -1106,7 +1109,7 @@ int PMPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count, MPI_Dataty
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iread_shared_c", ACCESS_SHARED, 0, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iread_shared_c = PMPI_File_iread_shared_c
@@ -1116,7 +1119,7 @@ int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered", ACCESS_ORDERED, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
@@ -1126,7 +1129,7 @@ int PMPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count, MPI_Dataty
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered_c", ACCESS_ORDERED, 0, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_read_ordered_c = PMPI_File_read_ordered_c
@@ -1136,7 +1139,7 @@ int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int c
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all_begin", ACCESS_EXPLICIT, 0, 0,
-                                             IO_SPLIT_READ_AT_ALL};
+                                             IO_SPLIT_READ_AT_ALL, 0};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
@@ -1146,7 +1149,7 @@ int PMPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf, MPI
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_at_all_begin_c", ACCESS_EXPLICIT, 0, 0,
-                                             IO_SPLIT_READ_AT_ALL};
+                                             IO_SPLIT_READ_AT_ALL, 0};
     return file_access(fh, offset, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_read_at_all_begin_c = PMPI_File_read_at_all_begin_c
@@ -1155,7 +1158,7 @@ int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype dat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all_begin", ACCESS_INDIVIDUAL, 0, 0,
-                                             IO_SPLIT_READ_ALL};
+                                             IO_SPLIT_READ_ALL, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
@@ -1164,7 +1167,7 @@ int PMPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_Data
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_all_begin_c", ACCESS_INDIVIDUAL, 0, 0,
-                                             IO_SPLIT_READ_ALL};
+                                             IO_SPLIT_READ_ALL, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_read_all_begin_c = PMPI_File_read_all_begin_c
@@ -1173,7 +1176,7 @@ int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered_begin", ACCESS_ORDERED, 0, 0,
-                                             IO_SPLIT_READ_ORDERED};
+                                             IO_SPLIT_READ_ORDERED, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
@@ -1182,7 +1185,7 @@ int PMPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count, MPI_
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_read_ordered_begin_c", ACCESS_ORDERED, 0, 0,
-                                             IO_SPLIT_READ_ORDERED};
+                                             IO_SPLIT_READ_ORDERED, 0};
     return file_access(fh, 0, buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_read_ordered_begin_c = PMPI_File_read_ordered_begin_c
@@ -1192,7 +1195,7 @@ int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at", ACCESS_EXPLICIT, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_at = PMPI_File_write_at
@@ -1202,7 +1205,7 @@ int PMPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_Co
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_c", ACCESS_EXPLICIT, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_at_c = PMPI_File_write_at_c
@@ -1212,7 +1215,7 @@ int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all", ACCESS_EXPLICIT, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
@@ -1222,7 +1225,7 @@ int PMPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, MP
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all_c", ACCESS_EXPLICIT, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, offset, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_at_all_c = PMPI_File_write_at_all_c
@@ -1232,7 +1235,7 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int cou
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at", ACCESS_EXPLICIT, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
@@ -1242,7 +1245,7 @@ int PMPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf, MPI_C
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at_c", ACCESS_EXPLICIT, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_at_c = PMPI_File_iwrite_at_c
@@ -1252,7 +1255,7 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at_all", ACCESS_EXPLICIT, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
@@ -1262,7 +1265,7 @@ int PMPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf, M
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_at_all_c", ACCESS_EXPLICIT, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_at_all_c = PMPI_File_iwrite_at_all_c
@@ -1272,7 +1275,7 @@ int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write", ACCESS_INDIVIDUAL, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write = PMPI_File_write
@@ -1282,7 +1285,7 @@ int PMPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Datatyp
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_c", ACCESS_INDIVIDUAL, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_c = PMPI_File_write_c
@@ -1292,7 +1295,7 @@ int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all", ACCESS_INDIVIDUAL, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_all = PMPI_File_write_all
@@ -1302,7 +1305,7 @@ int PMPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all_c", ACCESS_INDIVIDUAL, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 1};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_all_c = PMPI_File_write_all_c
@@ -1312,7 +1315,7 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite", ACCESS_INDIVIDUAL, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite = PMPI_File_iwrite
@@ -1322,7 +1325,7 @@ int PMPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Dataty
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_c", ACCESS_INDIVIDUAL, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_c = PMPI_File_iwrite_c
@@ -1332,7 +1335,7 @@ int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype d
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_all", ACCESS_INDIVIDUAL, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
@@ -1342,7 +1345,7 @@ int PMPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count, MPI_Da
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_all_c", ACCESS_INDIVIDUAL, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_all_c = PMPI_File_iwrite_all_c
@@ -1352,7 +1355,7 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_shared", ACCESS_SHARED, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_shared = PMPI_File_write_shared
@@ -1362,7 +1365,7 @@ int PMPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_shared_c", ACCESS_SHARED, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_shared_c = PMPI_File_write_shared_c
@@ -1372,7 +1375,7 @@ int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatyp
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_shared", ACCESS_SHARED, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
@@ -1382,7 +1385,7 @@ int PMPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_iwrite_shared_c", ACCESS_SHARED, 1, 1,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, request, &call);
 }
 #pragma weak MPI_File_iwrite_shared_c = PMPI_File_iwrite_shared_c
@@ -1392,7 +1395,7 @@ int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatyp
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered", ACCESS_ORDERED, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
@@ -1402,7 +1405,7 @@ int PMPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count, MPI
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered_c", ACCESS_ORDERED, 1, 0,
-                                             IO_SPLIT_NONE};
+                                             IO_SPLIT_NONE, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, status, NULL, &call);
 }
 #pragma weak MPI_File_write_ordered_c = PMPI_File_write_ordered_c
@@ -1412,7 +1415,7 @@ int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all_begin", ACCESS_EXPLICIT, 1, 0,
-                                             IO_SPLIT_WRITE_AT_ALL};
+                                             IO_SPLIT_WRITE_AT_ALL, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
@@ -1422,7 +1425,7 @@ int PMPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *b
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_at_all_begin_c", ACCESS_EXPLICIT, 1, 0,
-                                             IO_SPLIT_WRITE_AT_ALL};
+                                             IO_SPLIT_WRITE_AT_ALL, 0};
     return file_access(fh, offset, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_write_at_all_begin_c = PMPI_File_write_at_all_begin_c
@@ -1431,7 +1434,7 @@ int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datat
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all_begin", ACCESS_INDIVIDUAL, 1, 0,
-                                             IO_SPLIT_WRITE_ALL};
+                                             IO_SPLIT_WRITE_ALL, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
@@ -1441,7 +1444,7 @@ int PMPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_all_begin_c", ACCESS_INDIVIDUAL, 1, 0,
-                                             IO_SPLIT_WRITE_ALL};
+                                             IO_SPLIT_WRITE_ALL, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_write_all_begin_c = PMPI_File_write_all_begin_c
@@ -1450,7 +1453,7 @@ int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_D
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered_begin", ACCESS_ORDERED, 1, 0,
-                                             IO_SPLIT_WRITE_ORDERED};
+                                             IO_SPLIT_WRITE_ORDERED, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
@@ -1460,7 +1463,7 @@ int PMPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count coun
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
     static const struct access_call call = {"MPI_File_write_ordered_begin_c", ACCESS_ORDERED, 1, 0,
-                                             IO_SPLIT_WRITE_ORDERED};
+                                             IO_SPLIT_WRITE_ORDERED, 0};
     return file_access(fh, 0, (void *)buf, count, datatype, MPI_STATUS_IGNORE, NULL, &call);
 }
 #pragma weak MPI_File_write_ordered_begin_c = PMPI_File_write_ordered_begin_c
