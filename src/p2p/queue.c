@@ -65,6 +65,18 @@ static int fastbox_wanted(void)
     return p2p.queue == P2P_QUEUE_PAIR || p2p.queue == P2P_QUEUE_COR;
 }
 
+/* The pair design's rings with this rank are faulted in at MPI_Init when they are few (here up
+ * to 16 ranks: 2 x 15 pairs x ~70 KiB = 2 MiB per rank), so their first lap does not take page
+ * faults mid-run (shm_segment_prefault_pair). Larger jobs, whose rings most pairs never use,
+ * keep faulting pages in on first touch. */
+enum { PREFAULT_MAX_RANKS = 16 };
+
+static void prefault_pair_rings(struct shm_header *seg, int r)
+{
+    shm_segment_prefault_pair(seg, p2p.me, r);
+    shm_segment_prefault_pair(seg, r, p2p.me);
+}
+
 int p2p_queue_init(void)
 {
     struct shm_header *seg = nodempi.segment;
@@ -82,6 +94,7 @@ int p2p_queue_init(void)
     p2p.cor_active = malloc(sizeof(int) * (size_t)p2p.nranks);
     if (!p2p.rings_pending || !p2p.cor_active)
         return MPI_ERR_NO_MEM;
+    int prefault = p2p.queue == P2P_QUEUE_PAIR && p2p.nranks <= PREFAULT_MAX_RANKS;
     for (int r = 0; r < p2p.nranks; r++) {
         struct p2p_peer *peer = &p2p.peers[r];
         peer->cor_slot = -1;
@@ -92,6 +105,8 @@ int p2p_queue_init(void)
         shm_ring_view(&peer->from_peer, seg, r, p2p.me);
         shm_fastbox_view(&peer->to_fb, seg, p2p.me, r);
         shm_fastbox_view(&peer->from_fb, seg, r, p2p.me);
+        if (prefault)
+            prefault_pair_rings(seg, r);
         peer->block = shm_rank_block(seg, r);
         shm_inbox_view(&peer->to_inbox, seg, r, p2p.me);
         peer->doorbells = shm_doorbells(seg, r);

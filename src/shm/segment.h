@@ -117,6 +117,9 @@ struct shm_header *shm_segment_create(const char *name, int nranks);
 struct shm_header *shm_segment_attach(const char *name, int expected_nranks, char *why,
                                       size_t why_len);
 
+/* Fault in, in this process, the pages of the pair (src, dst): its ring's control line, fastbox
+ * and data (best effort; see segment.c). */
+void shm_segment_prefault_pair(struct shm_header *seg, int src, int dst);
 void shm_segment_detach(struct shm_header *seg);
 
 static inline struct shm_rank_block *shm_rank_block(struct shm_header *seg, int rank)
