@@ -101,9 +101,9 @@ static const struct core_config_entry config_table[] = {
      "use it; on = the same)"},
     {"NODEMPI_FASTBOX_PACK", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox_pack,
      LOCAL,
-     "eager messages of up to 36 bytes sent while the receiver has not answered since the last "
-     "one (a stream) take a quarter (up to 8 bytes) or half of a fastbox cell each instead of a "
-     "whole one (auto = on; needs NODEMPI_FASTBOX)"},
+     "eager messages of up to 8 bytes sent while the receiver has not answered since the last "
+     "one (a stream) take a quarter of a fastbox cell each instead of a whole one (auto = on; "
+     "needs NODEMPI_FASTBOX)"},
     {"NODEMPI_RECV_IN_PLACE", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.recv_in_place, LOCAL,
      "a blocking MPI_Recv from one source, with nothing posted or unexpected in its "
      "communicator, watches that peer's queues alone and copies an eager message straight "
