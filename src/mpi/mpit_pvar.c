@@ -83,8 +83,8 @@ static const struct mpit_pvar pvars[] = {
      "(up to 64 bytes)", P2P_SENT_FASTBOX},
     {"nodempi_p2p_sent_fastbox_packed", COUNTER, NO_OBJECT, MPIT_CAT_P2P,
      MPI_T_VERBOSITY_USER_DETAIL, sent_messages,
-     "Of nodempi_p2p_sent_fastbox, the messages packed two or four to a cell (up to 36 bytes, "
-     "sent in a stream)", P2P_SENT_FASTBOX_PACKED},
+     "Of nodempi_p2p_sent_fastbox, the messages packed four to a cell (up to 8 bytes, sent in "
+     "a stream)", P2P_SENT_FASTBOX_PACKED},
     {"nodempi_p2p_sent_eager_long", COUNTER, NO_OBJECT, MPIT_CAT_P2P,
      MPI_T_VERBOSITY_USER_DETAIL, sent_messages,
      "Messages this process sent eagerly in several records (above one record's payload, up "

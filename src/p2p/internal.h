@@ -184,7 +184,7 @@ struct p2p_peer {
     uint32_t messages_sent;
     uint32_t messages_received;
     /* messages_received when we last sent an eager message: equal means the peer has not
-     * answered since, a stream, and a message of up to 36 B goes packed (send.c, fastbox.h) */
+     * answered since, a stream, and a message of up to 8 B goes packed (send.c, fastbox.h) */
     uint32_t received_at_send;
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_adapt adapt;      /* single copy or pipeline, learnt from this pair (adapt.c) */

@@ -12,7 +12,8 @@
  *    a line cost a transfer more each in a ping-pong: 8 B one-way, vCPUs close, 0.062 us in
  *    cells, 0.076 us packed); or
  *  - a packed record: one slot (publication word, ring position, tag, context, source, up to 8
- *    payload bytes) or two (28 more bytes) for an eager message of at most 36 bytes sent while
+ *    payload bytes) or two (28 more bytes; p2p sends only one-slot records, send.c) for an
+ *    eager message of at most 36 bytes sent while
  *    the receiver has not answered since our last message (a stream). Four (two) share a
  *    group, so a stream of them moves a quarter (half) of the lines of one per cell: the
  *    sender's stores to a line the receiver still holds queue behind that line's transfer (perf
