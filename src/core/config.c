@@ -30,7 +30,8 @@ static const struct core_config_entry config_table[] = {
     {"NODEMPI_WAIT", CONFIG_CHOICE, "auto", "auto|spin|yield|block", &core_config.wait, AT_INIT,
      "how blocked ranks wait: auto spins when ranks <= cores, else yields then sleeps"},
     {"NODEMPI_EAGER_LIMIT", CONFIG_SIZE, "4096", NULL, &core_config.eager_limit, LOCAL,
-     "largest message sent eagerly through the ring (seed 000 §4.2: 4 KB)"},
+     "largest message sent eagerly through the ring (seed 000 §4.2: 4 KB); unset, 16 KiB while "
+     "ranks fit the cores (p2p/progress.c)"},
     {"NODEMPI_CMA_THRESHOLD", CONFIG_SIZE, "16384", NULL, &core_config.cma_threshold, LOCAL,
      "smallest rendezvous message copied with CMA, for every pair when set; unset, each pair "
      "uses its distance class's threshold (nodempi-info shows them)"},

@@ -293,6 +293,8 @@ int p2p_layout_iovecs(struct dt_type *type, MPI_Count count);
 
 /* send.c */
 enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, int world_peer);
+/* The eager limit NODEMPI_EAGER_LIMIT asks for, or unset, the default for this job (progress.c). */
+size_t p2p_configured_eager_limit(void);
 int p2p_try_eager(struct p2p_peer *peer, struct core_request *request);
 void p2p_queue_outgoing(int world_peer, enum p2p_outgoing_kind kind,
                         struct core_request *request);

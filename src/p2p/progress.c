@@ -60,13 +60,27 @@ void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, s
         memcpy(dst, src, len);
 }
 
+/* Unset, the eager limit is 16 KiB while the ranks fit the cores: streams of 8-16 KiB both ways
+ * then go eagerly instead of RTS, pull and FIN (2 ranks, one receive buffer: 1.17x far,
+ * 1.08-1.33x close; one way 1.00-1.03x; osu_bibw 8 KiB was 0.81x MPICH's). Oversubscribed it
+ * stays NODEMPI_EAGER_LIMIT's 4 KiB: 4 ranks on 2 cores broadcast 8 / 16 KiB 2-3x slower with
+ * 16 KiB (docs/benchmarks.md, session 12). */
+enum { P2P_EAGER_LIMIT_FITTING = 16384 };
+
+size_t p2p_configured_eager_limit(void)
+{
+    if (!core_config_is_set("NODEMPI_EAGER_LIMIT") && !nodempi.oversubscribed)
+        return P2P_EAGER_LIMIT_FITTING;
+    return core_config.eager_limit;
+}
+
 int p2p_init(void)
 {
     memset(&p2p, 0, sizeof(p2p));
     p2p.nranks = nodempi.world_size;
     p2p.local_nranks = p2p.nranks;
     p2p.me = nodempi.world_rank;
-    p2p.eager_limit = core_config.eager_limit;
+    p2p.eager_limit = p2p_configured_eager_limit();
     p2p.recv_in_place = core_config.recv_in_place != CORE_SWITCH_OFF;
     p2p.recv_partial_drain = core_config.recv_partial_drain != CORE_SWITCH_OFF;
     p2p.fastbox_pack = core_config.fastbox_pack != CORE_SWITCH_OFF;

@@ -76,7 +76,7 @@ void p2p_config_changed(void)
     if (!p2p.peers)
         return;
     size_t old_limit = p2p.eager_limit, old_skew_limit = p2p.skew_eager_limit;
-    p2p.eager_limit = core_config.eager_limit;
+    p2p.eager_limit = p2p_configured_eager_limit();
     p2p.skew_eager_limit = core_config.skew_eager_limit;
     p2p.recv_in_place = core_config.recv_in_place != CORE_SWITCH_OFF;
     p2p.recv_partial_drain = core_config.recv_partial_drain != CORE_SWITCH_OFF;
