@@ -24,25 +24,35 @@ struct transfer {
 };
 
 /* One segment; returns 1 to stop (error or end of file). */
-static int transfer_segment(void *ctx, MPI_Offset file_offset, size_t length, size_t data_pos)
+/* pread / pwrite `length` bytes at file offset `at`, again after EINTR and short transfers;
+ * returns the bytes moved, fewer at the end of file (or a write that moved nothing), and on a
+ * failure sets *error to the MPI error class. */
+static size_t file_transfer(int fd, int write, char *buf, size_t length, MPI_Offset at,
+                            int *error)
 {
-    struct transfer *t = ctx;
     size_t done = 0;
     while (done < length) {
-        char *p = t->data + data_pos + done;
-        off_t at = (off_t)(file_offset + (MPI_Offset)done);
-        ssize_t n = t->write ? pwrite(t->fd, p, length - done, at)
-                             : pread(t->fd, p, length - done, at);
+        off_t pos = (off_t)(at + (MPI_Offset)done);
+        ssize_t n = write ? pwrite(fd, buf + done, length - done, pos)
+                          : pread(fd, buf + done, length - done, pos);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
-            t->error = io_errno_class(errno);
-            return 1;
+            *error = io_errno_class(errno);
+            break;
         }
         if (n == 0)
             break;   /* end of file (reads) */
         done += (size_t)n;
     }
+    return done;
+}
+
+static int transfer_segment(void *ctx, MPI_Offset file_offset, size_t length, size_t data_pos)
+{
+    struct transfer *t = ctx;
+    size_t done = file_transfer(t->fd, t->write, t->data + data_pos, length, file_offset,
+                                &t->error);
     t->moved += done;
     return done < length;
 }
@@ -85,19 +95,11 @@ static int sieve_load(struct sieve *s, MPI_Offset at, size_t need)
         left = (MPI_Offset)need;   /* a filetype whose tiles overlap goes back and forth */
     s->start = at;
     s->asked = left < (MPI_Offset)s->size ? (size_t)left : s->size;
-    s->valid = 0;
-    while (s->valid < s->asked) {
-        ssize_t n = pread(s->t->fd, s->window + s->valid, s->asked - s->valid,
-                          (off_t)(at + (MPI_Offset)s->valid));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            s->t->error = io_errno_class(errno);
-            return 1;
-        }
-        if (n == 0)
-            break;
-        s->valid += (size_t)n;
+    int error = MPI_SUCCESS;
+    s->valid = file_transfer(s->t->fd, 0, s->window, s->asked, at, &error);
+    if (error != MPI_SUCCESS) {
+        s->t->error = error;
+        return 1;
     }
     if (s->t->write)   /* beyond the end of file: what a hole reads as */
         memset(s->window + s->valid, 0, s->asked - s->valid);
@@ -111,17 +113,12 @@ static int sieve_flush(struct sieve *s)
 {
     if (!s->t->write || s->dirty_hi <= s->dirty_lo)
         return 0;
-    size_t done = s->dirty_lo;
-    while (done < s->dirty_hi) {
-        ssize_t n = pwrite(s->t->fd, s->window + done, s->dirty_hi - done,
-                           (off_t)(s->start + (MPI_Offset)done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            s->t->error = n < 0 ? io_errno_class(errno) : MPI_ERR_IO;
-            return 1;
-        }
-        done += (size_t)n;
+    size_t length = s->dirty_hi - s->dirty_lo;
+    int error = MPI_SUCCESS;
+    if (file_transfer(s->t->fd, 1, s->window + s->dirty_lo, length,
+                      s->start + (MPI_Offset)s->dirty_lo, &error) < length) {
+        s->t->error = error != MPI_SUCCESS ? error : MPI_ERR_IO;
+        return 1;
     }
     s->dirty_hi = 0;
     return 0;
