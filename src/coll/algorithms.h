@@ -61,6 +61,12 @@ static inline void *coll_elem(const void *buf, MPI_Count index, const struct dt_
     return (char *)buf + (MPI_Aint)index * type->extent;
 }
 
+/* Bytes of count elements of type; 0 for no type (an argument not significant on this rank). */
+static inline MPI_Count coll_bytes_of(MPI_Count count, const struct dt_type *type)
+{
+    return type ? count * (MPI_Count)type->size : 0;
+}
+
 /* Largest power of two <= n (n >= 1). */
 static inline int coll_pof2_floor(int n)
 {

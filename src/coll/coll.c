@@ -23,11 +23,6 @@ unsigned long long coll_operations(void)
     return operations;
 }
 
-static MPI_Count bytes_of(MPI_Count count, const struct dt_type *type)
-{
-    return type ? count * (MPI_Count)type->size : 0;
-}
-
 /* Does a blocking intracommunicator collective move no data at all? Decided from arguments
  * significant on this rank that, by the standard's matching type signatures, give the same
  * answer on every rank (the uniform counts of the non-v forms; the root's or the leaf's side of
@@ -46,16 +41,16 @@ static int moves_no_data(const struct coll_args *a)
     case COLL_ALLREDUCE:
     case COLL_SCAN:
     case COLL_EXSCAN:
-        return bytes_of(a->count, a->type) == 0;
+        return coll_bytes_of(a->count, a->type) == 0;
     case COLL_GATHER: /* the root's recvcount is every leaf's sendcount */
-        return root ? bytes_of(a->recvcount, a->recvtype) == 0
-                    : bytes_of(a->sendcount, a->sendtype) == 0;
+        return root ? coll_bytes_of(a->recvcount, a->recvtype) == 0
+                    : coll_bytes_of(a->sendcount, a->sendtype) == 0;
     case COLL_SCATTER:
-        return root ? bytes_of(a->sendcount, a->sendtype) == 0
-                    : bytes_of(a->recvcount, a->recvtype) == 0;
+        return root ? coll_bytes_of(a->sendcount, a->sendtype) == 0
+                    : coll_bytes_of(a->recvcount, a->recvtype) == 0;
     case COLL_ALLGATHER: /* recvcount is significant everywhere, in place or not */
     case COLL_ALLTOALL:
-        return bytes_of(a->recvcount, a->recvtype) == 0;
+        return coll_bytes_of(a->recvcount, a->recvtype) == 0;
     default:
         return 0;
     }

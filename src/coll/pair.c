@@ -426,11 +426,6 @@ static int pair_reduce_scatter(const struct coll_args *a, int tag, const MPI_Cou
     return rc;
 }
 
-static MPI_Count bytes_of(MPI_Count count, const struct dt_type *type)
-{
-    return type ? count * type->size : 0;
-}
-
 /* Bytes of one rank's contribution (a block of the gather family), computed from arguments
  * that are significant on this rank, so both ranks get the same number (the standard requires
  * matching type signatures). */
@@ -441,33 +436,34 @@ static MPI_Count pair_bytes(const struct coll_args *a)
     case COLL_BCAST:
     case COLL_REDUCE:
     case COLL_ALLREDUCE:
-        return bytes_of(a->count, a->type);
+        return coll_bytes_of(a->count, a->type);
     case COLL_GATHER:
-        return root && coll_in_place(a->sendbuf) ? bytes_of(a->recvcount, a->recvtype)
-                                                 : bytes_of(a->sendcount, a->sendtype);
+        return root && coll_in_place(a->sendbuf) ? coll_bytes_of(a->recvcount, a->recvtype)
+                                                 : coll_bytes_of(a->sendcount, a->sendtype);
     case COLL_SCATTER:
-        return root ? bytes_of(a->sendcount, a->sendtype) : bytes_of(a->recvcount, a->recvtype);
+        return root ? coll_bytes_of(a->sendcount, a->sendtype)
+                    : coll_bytes_of(a->recvcount, a->recvtype);
     case COLL_ALLGATHER:
-        return coll_in_place(a->sendbuf) ? bytes_of(a->recvcount, a->recvtype)
-                                         : bytes_of(a->sendcount, a->sendtype);
+        return coll_in_place(a->sendbuf) ? coll_bytes_of(a->recvcount, a->recvtype)
+                                         : coll_bytes_of(a->sendcount, a->sendtype);
     case COLL_GATHERV: /* the root's count for the peer is the peer's sendcount */
-        return root ? bytes_of(a->recvcounts[1 - a->root], a->recvtype)
-                    : bytes_of(a->sendcount, a->sendtype);
+        return root ? coll_bytes_of(a->recvcounts[1 - a->root], a->recvtype)
+                    : coll_bytes_of(a->sendcount, a->sendtype);
     case COLL_SCATTERV:
-        return root ? bytes_of(a->sendcounts[1 - a->root], a->sendtype)
-                    : bytes_of(a->recvcount, a->recvtype);
+        return root ? coll_bytes_of(a->sendcounts[1 - a->root], a->sendtype)
+                    : coll_bytes_of(a->recvcount, a->recvtype);
     case COLL_ALLGATHERV: { /* every rank has every count */
         MPI_Count most = a->recvcounts[0] > a->recvcounts[1] ? a->recvcounts[0] : a->recvcounts[1];
-        return bytes_of(most, a->recvtype);
+        return coll_bytes_of(most, a->recvtype);
     }
     case COLL_ALLTOALLV: { /* what we send is what the peer receives, and back: same max */
         int peer = 1 - a->comm->rank;
-        MPI_Count out = bytes_of(a->sendcounts[peer], a->sendtype);
-        MPI_Count in = bytes_of(a->recvcounts[peer], a->recvtype);
+        MPI_Count out = coll_bytes_of(a->sendcounts[peer], a->sendtype);
+        MPI_Count in = coll_bytes_of(a->recvcounts[peer], a->recvtype);
         return out > in ? out : in;
     }
     default: /* alltoall */
-        return bytes_of(a->sendcount, a->sendtype);
+        return coll_bytes_of(a->sendcount, a->sendtype);
     }
 }
 
@@ -509,7 +505,7 @@ int coll_pair_applies(const struct coll_args *a)
          * when the two do not overlap (recvcounts are the same on both ranks). */
         if (coll_in_place(a->sendbuf) && !a->op->commutative && counts[1] > counts[0])
             return 0;
-        return a->type->extent > 0 && bytes_of(most, a->type) <= PAIR_MAX_BYTES;
+        return a->type->extent > 0 && coll_bytes_of(most, a->type) <= PAIR_MAX_BYTES;
     }
     case COLL_SCAN: /* one message at any size, as the chain is (scan.c) */
     case COLL_EXSCAN:
