@@ -36,7 +36,7 @@ static int write_packed(struct p2p_peer *peer, const void *buf, MPI_Count count,
                         struct dt_type *type, int src, int tag, uint32_t context, size_t size)
 {
     const void *data = (const char *)buf + type->true_lb;
-    unsigned char packed[SHM_FASTBOX_PACKED_PAYLOAD];
+    unsigned char packed[P2P_PACK_MAX_BYTES];
     if (size && !dt_is_contiguous(type, count)) {
         dt_pack_range(type, buf, count, 0, packed, size);
         data = packed;
