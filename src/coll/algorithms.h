@@ -22,7 +22,7 @@ const char *coll_algorithm_name(enum coll_kind kind, int index);
 const char *coll_algorithm_choices(enum coll_kind kind);
 
 /* barrier.c */
-coll_build_fn coll_barrier_dissemination, coll_barrier_linear;
+coll_build_fn coll_barrier_dissemination, coll_barrier_linear, coll_barrier_tree;
 /* bcast.c */
 coll_build_fn coll_bcast_binomial, coll_bcast_scatter_allgather, coll_bcast_linear;
 /* reduce.c */

@@ -6,7 +6,7 @@
 #ifndef NODEMPI_COLL_SELECT_H
 #define NODEMPI_COLL_SELECT_H
 
-#define COLL_BARRIER_CHOICES "auto|dissemination|linear"
+#define COLL_BARRIER_CHOICES "auto|dissemination|linear|tree"
 #define COLL_BCAST_CHOICES "auto|binomial|scatter_allgather|linear"
 #define COLL_REDUCE_CHOICES "auto|binomial|reduce_scatter_gather|linear"
 #define COLL_ALLREDUCE_CHOICES "auto|recursive_doubling|rabenseifner|ring|reduce_bcast"

@@ -1,7 +1,8 @@
 /* bcast_barrier.c - MPI_Bcast from every root with counts 0, 1, odd and large (past the switch
  * to scatter + allgather), with a strided derived type on some ranks and a contiguous one on
  * others (same type signature), and MPI_Barrier: no rank may leave before the last one enters
- * (rank 0 enters late; nobody may have sent it the post-barrier message before that). */
+ * (each rank in turn enters late; nobody may have sent it the post-barrier message before
+ * that). */
 #include "mpitest.h"
 
 static void check_bcast(int count, int root)
@@ -51,20 +52,23 @@ static void check_bcast_derived(int count, int root)
     MPI_Type_free(&strided);
 }
 
-static void check_barrier(void)
+/* The late rank enters the barrier 50 ms after the others; the others, once out of it, send it
+ * a message, which must not have arrived before it entered. Every rank is late once (the tree
+ * barrier's rank 0 and its leaves leave at different times). */
+static void check_barrier(int late)
 {
     int token = 1, flag = 0;
     MPI_Status st;
-    if (mt_rank == 0) {
+    if (mt_rank == late) {
         mt_sleep(0.05);
         MPI_Iprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, &st);
-        MT_CHECK(!flag, "a rank left MPI_Barrier before rank 0 entered it");
+        MT_CHECK(!flag, "a rank left MPI_Barrier before rank %d entered it", late);
         MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
         for (int r = 1; r < mt_size; r++)
             MPI_Recv(&token, 1, MPI_INT, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &st);
     } else {
         MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
-        MPI_Send(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+        MPI_Send(&token, 1, MPI_INT, late, 7, MPI_COMM_WORLD);
     }
 }
 
@@ -80,8 +84,8 @@ int main(int argc, char **argv)
         check_bcast_derived(5, root);
         check_bcast_derived(20000, root);
     }
-    for (int k = 0; k < 3; k++)
-        check_barrier();
+    for (int late = 0; late < mt_size; late++)
+        check_barrier(late);
     for (int k = 0; k < 50; k++)
         MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
     return mt_finish();
