@@ -16,7 +16,6 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
-#include "shm/wake.h"
 
 /* Chunks beyond this total are returned to the heap when a schedule is reused, so one huge
  * collective does not pin its temporary memory for the communicator's lifetime. */
@@ -408,10 +407,8 @@ int coll_sched_poll(struct coll_sched *s, int *done)
         }
         int end = round_end(s, s->current);
         if (!s->posted) {
-            shm_wake_batch_open();
             for (int i = s->current; i < end; i++)
                 issue_step(s, &s->steps[i]);
-            shm_wake_batch_close();
             s->posted = 1;
         }
         for (int i = s->current; i < end; i++) {
@@ -462,7 +459,6 @@ static int round_is_direct(const struct coll_sched *s, int from, int end)
 static void run_direct_round(struct coll_sched *s, int from, int end)
 {
     const struct coll_step *recv = NULL;
-    shm_wake_batch_open();
     for (int i = from; i < end; i++) {
         struct coll_step *step = &s->steps[i];
         if (step->kind == COLL_STEP_RECV) {
@@ -475,7 +471,6 @@ static void run_direct_round(struct coll_sched *s, int from, int end)
             issue_step(s, step);
         }
     }
-    shm_wake_batch_close();
     if (recv) {
         uint32_t context = recv->comm->context + CORE_CONTEXT_COLL_OFFSET;
         note_error(s, p2p_recv(recv->comm, context, recv->peer, recv->tag, recv->dst,
@@ -486,10 +481,8 @@ static void run_direct_round(struct coll_sched *s, int from, int end)
 /* The general round: every step issued, then each request waited for in turn. */
 static void run_requested_round(struct coll_sched *s, int from, int end)
 {
-    shm_wake_batch_open();
     for (int i = from; i < end; i++)
         issue_step(s, &s->steps[i]);
-    shm_wake_batch_close();
     for (int i = from; i < end; i++) {
         struct core_request *request = s->steps[i].request;
         if (!request)

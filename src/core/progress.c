@@ -214,7 +214,6 @@ int core_progress_poll(void)
 
 void core_progress_idle(unsigned idle_rounds)
 {
-    shm_wake_flush(); /* nobody we owe a wake-up waits for our waiting (shm/wake.h) */
     if (nodempi.thread_multiple) {
         if (!core_thread_poll_turn()) {
             core_thread_park(); /* another waiting thread polls for this one */

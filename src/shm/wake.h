@@ -39,16 +39,4 @@ static inline void shm_wake_peer_after_fence(struct shm_rank_block *peer)
     }
 }
 
-/* Deferred wake-ups. A rank that is about to publish several messages in a row (a collective's
- * round: the root of a flat release or broadcast) opens a batch: the wake-ups its sends need
- * are recorded (the wake word bumped, so a sleeper that has not yet called FUTEX_WAIT returns at
- * once) and the FUTEX_WAKE calls are made when the batch closes. Without it the first woken
- * rank, favoured by the scheduler because it slept, preempts the sender on its core before the
- * other messages are out, and every later receiver waits a time slice more. A rank never waits
- * with wake-ups pending: core_progress_idle flushes them first. Process-wide; under the big
- * lock with MPI_THREAD_MULTIPLE. */
-void shm_wake_batch_open(void);
-void shm_wake_batch_close(void); /* issues the recorded wake-ups */
-void shm_wake_flush(void);       /* the same, without closing (a rank about to wait) */
-
 #endif
