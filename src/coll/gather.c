@@ -89,18 +89,22 @@ int coll_gather_linear(struct coll_sched *s, const struct coll_args *a)
 int coll_gatherv_linear(struct coll_sched *s, const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
+    /* a rank's part of 0 bytes travels neither way (both sides know its size) */
     if (comm->rank != a->root) {
-        coll_sched_send(s, comm, a->root, a->sendbuf, a->sendcount, a->sendtype);
+        if (coll_bytes_of(a->sendcount, a->sendtype))
+            coll_sched_send(s, comm, a->root, a->sendbuf, a->sendcount, a->sendtype);
         coll_sched_round(s);
         return MPI_SUCCESS;
     }
     for (int r = 0; r < comm->size; r++) {
         void *slot = coll_elem(a->recvbuf, a->rdispls[r], a->recvtype);
-        if (r != a->root)
-            coll_sched_recv(s, comm, r, slot, a->recvcounts[r], a->recvtype);
-        else if (!coll_in_place(a->sendbuf))
+        if (r != a->root) {
+            if (coll_bytes_of(a->recvcounts[r], a->recvtype))
+                coll_sched_recv(s, comm, r, slot, a->recvcounts[r], a->recvtype);
+        } else if (!coll_in_place(a->sendbuf)) {
             coll_sched_copy(s, a->sendbuf, a->sendcount, a->sendtype, slot, a->recvcounts[r],
                             a->recvtype);
+        }
     }
     coll_sched_round(s);
     return MPI_SUCCESS;
@@ -176,18 +180,22 @@ int coll_scatter_linear(struct coll_sched *s, const struct coll_args *a)
 int coll_scatterv_linear(struct coll_sched *s, const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
+    /* a rank's part of 0 bytes travels neither way (both sides know its size) */
     if (comm->rank != a->root) {
-        coll_sched_recv(s, comm, a->root, a->recvbuf, a->recvcount, a->recvtype);
+        if (coll_bytes_of(a->recvcount, a->recvtype))
+            coll_sched_recv(s, comm, a->root, a->recvbuf, a->recvcount, a->recvtype);
         coll_sched_round(s);
         return MPI_SUCCESS;
     }
     for (int r = 0; r < comm->size; r++) {
         const void *slot = coll_elem(a->sendbuf, a->sdispls[r], a->sendtype);
-        if (r != a->root)
-            coll_sched_send(s, comm, r, slot, a->sendcounts[r], a->sendtype);
-        else if (!coll_in_place(a->recvbuf))
+        if (r != a->root) {
+            if (coll_bytes_of(a->sendcounts[r], a->sendtype))
+                coll_sched_send(s, comm, r, slot, a->sendcounts[r], a->sendtype);
+        } else if (!coll_in_place(a->recvbuf)) {
             coll_sched_copy(s, slot, a->sendcounts[r], a->sendtype, a->recvbuf, a->recvcount,
                             a->recvtype);
+        }
     }
     coll_sched_round(s);
     return MPI_SUCCESS;

@@ -243,20 +243,28 @@ static int pair_reduce(const struct coll_args *a, int tag, int all)
 
 /* Gather (to_root) or scatter between the root's buffer, of which the caller names the peer's
  * block and its own, and the other rank's buffer. */
+static MPI_Count pair_bytes(const struct coll_args *a);
+
 static int pair_rooted_blocks(const struct coll_args *a, int tag, int to_root, void *peer_block,
                               MPI_Count peer_count, void *my_block, MPI_Count my_count)
 {
+    /* the peer's part of 0 bytes travels neither way, as in gather.c (the v forms: the root's
+     * count for the peer gives the size the peer's own count gives) */
+    if (pair_bytes(a) == 0 && a->comm->rank != a->root)
+        return MPI_SUCCESS;
     if (a->comm->rank != a->root)
         return to_root ? pair_send(a, tag, a->sendbuf, a->sendcount, a->sendtype)
                        : pair_recv(a, tag, a->recvbuf, a->recvcount, a->recvtype);
-    int rc;
+    int rc = MPI_SUCCESS, transfer = pair_bytes(a) != 0;
     if (to_root) {
-        rc = pair_recv(a, tag, peer_block, peer_count, a->recvtype);
+        if (transfer)
+            rc = pair_recv(a, tag, peer_block, peer_count, a->recvtype);
         if (rc == MPI_SUCCESS && !coll_in_place(a->sendbuf))
             rc = coll_copy(a->sendbuf, a->sendcount, a->sendtype, my_block, my_count,
                            a->recvtype);
     } else {
-        rc = pair_send(a, tag, peer_block, peer_count, a->sendtype);
+        if (transfer)
+            rc = pair_send(a, tag, peer_block, peer_count, a->sendtype);
         if (rc == MPI_SUCCESS && !coll_in_place(a->recvbuf))
             rc = coll_copy(my_block, my_count, a->sendtype, a->recvbuf, a->recvcount,
                            a->recvtype);
@@ -339,7 +347,9 @@ static int pair_all_v(const struct coll_args *a, int tag, int alltoall)
         scount = a->sendcount;
         stype = a->sendtype;
     }
-    int rc = pair_exchange(a, tag, out, scount, stype,
+    int rc = MPI_SUCCESS;
+    if (pair_bytes(a)) /* both ranks compute the same largest part; 0: nothing travels */
+        rc = pair_exchange(a, tag, out, scount, stype,
                            coll_elem(a->recvbuf, a->rdispls[peer], a->recvtype),
                            a->recvcounts[peer], a->recvtype);
     if (rc != MPI_SUCCESS || in_place)
