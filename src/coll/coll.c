@@ -94,8 +94,12 @@ static int moves_no_data(const struct coll_args *a)
 static int run_blocking(const struct coll_args *a)
 {
     operations++;
-    if (moves_no_data(a))
+    if (moves_no_data(a)) {
+        /* the tag the call would have drawn: a v form's empty rank returns here while its
+         * peers run a schedule, and the next collective's tags must agree on every rank */
+        coll_next_tag(a->comm, coll_tag_space(a->kind, COLL_FORM_BLOCKING));
         return MPI_SUCCESS;
+    }
     if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
         return coll_pair_run(a);
     struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);

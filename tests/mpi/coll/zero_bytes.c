@@ -125,6 +125,33 @@ int main(int argc, char **argv)
         MT_CHECK(got[j] == (rcounts[j] ? 1000 * j + mt_rank : -1),
                  "MPI_Alltoallv with empty parts: from %d got %d", j, got[j]);
 
+    /* Every rank's part nonempty again: the ranks that returned early drew the same tags as
+     * the others (a Gatherv, Scatterv, Alltoallv after the ones above must match them). */
+    for (int r = 0; r < mt_size && r < 64; r++) {
+        counts[r] = 1;
+        offsets[r] = r;
+        got[r] = -1;
+    }
+    vals[0] = 300 + mt_rank;
+    MT_MPI(MPI_Gatherv(vals, 1, MPI_INT, got, counts, offsets, MPI_INT, root, w));
+    if (mt_rank == root)
+        for (int r = 0; r < mt_size && r < 64; r++)
+            MT_CHECK(got[r] == 300 + r, "MPI_Gatherv after empty parts: rank %d's int is %d", r,
+                     got[r]);
+    for (int r = 0; r < mt_size && r < 64; r++)
+        vals[r] = 400 + r;
+    got[0] = -1;
+    MT_MPI(MPI_Scatterv(vals, counts, offsets, MPI_INT, got, 1, MPI_INT, root, w));
+    MT_CHECK_INT(400 + mt_rank, got[0], "MPI_Scatterv after empty parts");
+    for (int j = 0; j < mt_size && j < 64; j++) {
+        vals[j] = 2000 * mt_rank + j;
+        got[j] = -1;
+    }
+    MT_MPI(MPI_Alltoallv(vals, counts, offsets, MPI_INT, got, counts, offsets, MPI_INT, w));
+    for (int j = 0; j < mt_size && j < 64; j++)
+        MT_CHECK(got[j] == 2000 * j + mt_rank, "MPI_Alltoallv after empty parts: from %d got %d",
+                 j, got[j]);
+
     /* The collectives after them still match and carry data. */
     int v = mt_rank == root ? 1234 : -1, sum = 0;
     MT_MPI(MPI_Bcast(&v, 1, MPI_INT, root, w));
