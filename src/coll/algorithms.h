@@ -42,6 +42,7 @@ coll_build_fn coll_alltoall_bruck, coll_alltoall_linear, coll_alltoall_pairwise,
     coll_alltoallw_pairwise;
 /* reduce_scatter.c */
 coll_build_fn coll_reduce_scatter_ring, coll_reduce_scatter_reduce_scatterv,
+    coll_reduce_scatter_recursive_halving,
     coll_reduce_scatter_block_recursive_halving, coll_reduce_scatter_block_ring,
     coll_reduce_scatter_block_reduce_scatter;
 /* scan.c */

@@ -129,35 +129,49 @@ int coll_reduce_scatter_block_reduce_scatter(struct coll_sched *s, const struct 
 }
 
 /* Power-of-two sizes: halve the block range each round (partner rank ^ mask, highest mask
- * first), keeping the half that contains our own block. */
-int coll_reduce_scatter_block_recursive_halving(struct coll_sched *s, const struct coll_args *a)
+ * first), sending the half of the vector that holds the partner's blocks and reducing the half
+ * that holds ours. With uneven counts the halves are uneven; every rank knows them all. */
+static int halving(struct coll_sched *s, const struct coll_args *a, const MPI_Count *counts)
 {
     struct core_comm *comm = a->comm;
     int size = comm->size, rank = comm->rank;
-    MPI_Count count = a->count;
     struct dt_type *type = a->type;
-    if (count == 0)
+    MPI_Aint *displs = block_offsets(s, counts, size);
+    if (!displs)
+        return MPI_ERR_NO_MEM;
+    MPI_Count total = (MPI_Count)displs[size - 1] + counts[size - 1];
+    if (total == 0)
         return MPI_SUCCESS;
-    void *work = coll_sched_temp_typed(s, count * size, type);
-    void *tmp = coll_sched_temp_typed(s, count * size / 2, type);
+    void *work = coll_sched_temp_typed(s, total, type);
+    void *tmp = coll_sched_temp_typed(s, total, type);
     if (!work || !tmp)
         return MPI_ERR_NO_MEM;
-    coll_sched_copy(s, full_input(a), count * size, type, work, count * size, type);
-    int lo = 0, hi = size;
+    coll_sched_copy(s, full_input(a), total, type, work, total, type);
+    int lo = 0; /* our blocks: [lo, lo + 2 * mask) before the round of mask */
     for (int mask = size >> 1; mask > 0; mask >>= 1) {
-        int peer = rank ^ mask, mid = lo + mask, upper = rank & mask;
-        int keep_lo = upper ? mid : lo, send_lo = upper ? lo : mid;
-        coll_sched_recv(s, comm, peer, tmp, mask * count, type);
-        coll_sched_send(s, comm, peer, coll_elem(work, send_lo * count, type), mask * count,
-                        type);
+        int peer = rank ^ mask, upper = rank & mask;
+        int keep_lo = upper ? lo + mask : lo, send_lo = upper ? lo : lo + mask;
+        MPI_Aint keep_at = displs[keep_lo], send_at = displs[send_lo];
+        MPI_Count keep_n = (keep_lo + mask < size ? displs[keep_lo + mask] : total) - keep_at;
+        MPI_Count send_n = (send_lo + mask < size ? displs[send_lo + mask] : total) - send_at;
+        coll_sched_recv(s, comm, peer, tmp, keep_n, type);
+        coll_sched_send(s, comm, peer, coll_elem(work, send_at, type), send_n, type);
         coll_sched_round(s);
-        coll_sched_reduce(s, tmp, coll_elem(work, keep_lo * count, type), mask * count, type,
-                          a->op);
+        coll_sched_reduce(s, tmp, coll_elem(work, keep_at, type), keep_n, type, a->op);
         lo = keep_lo;
-        hi = keep_lo + mask;
     }
-    (void)hi;
-    coll_sched_copy(s, coll_elem(work, (MPI_Count)rank * count, type), count, type, a->recvbuf,
-                    count, type);
+    coll_sched_copy(s, coll_elem(work, displs[rank], type), counts[rank], type, a->recvbuf,
+                    counts[rank], type);
     return MPI_SUCCESS;
+}
+
+int coll_reduce_scatter_recursive_halving(struct coll_sched *s, const struct coll_args *a)
+{
+    return halving(s, a, a->recvcounts);
+}
+
+int coll_reduce_scatter_block_recursive_halving(struct coll_sched *s, const struct coll_args *a)
+{
+    MPI_Count *counts = uniform_counts(s, a->count, a->comm->size);
+    return counts ? halving(s, a, counts) : MPI_ERR_NO_MEM;
 }

@@ -136,6 +136,18 @@ static int commutative_pof2(const struct coll_args *a)
     return a->op->commutative && coll_is_pof2(a->comm->size);
 }
 
+/* Recursive halving for reduce_scatter: it runs all log p rounds whatever the counts, so it
+ * needs, besides a commutative op and 2^k ranks, about an element per rank; with fewer most
+ * ranks' blocks are empty and leave the reduce + scatterv right after their part of the
+ * reduce (4 ranks on 2 cores, IMB 4-8 B: 1.6-2.4 us against 4.1-4.4). */
+static int halving_pays(const struct coll_args *a)
+{
+    MPI_Count total = 0;
+    for (int i = 0; i < a->comm->size; i++)
+        total += a->recvcounts[i];
+    return commutative_pof2(a) && total >= a->comm->size;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* The tables.                                                                                 */
 
@@ -344,12 +356,19 @@ static const struct coll_rule alltoallw_rules[] = {
 static const struct coll_algorithm reduce_scatter_algorithms[] = {
     {"ring", coll_reduce_scatter_ring, commutative},
     {"reduce_scatterv", coll_reduce_scatter_reduce_scatterv, NULL},
+    {"recursive_halving", coll_reduce_scatter_recursive_halving, halving_pays},
 };
 /* Small vectors from 3 ranks on: a binomial reduce and one scatter round (log p + 1 rounds)
  * beat the ring's p-1 rounds (4 and 8 ranks on 2 cores, up to 2 KiB in all: 0.5-0.75 of the
- * ring's time); at 2 ranks the ring is the one exchange. */
+ * ring's time); at 2 ranks the ring is the one exchange. Recursive halving (2^k ranks,
+ * commutative, an element per rank) beats both up to 32 KiB: its log p exchange rounds keep
+ * every rank busy where the reduce funnels the whole vector into rank 0 (2026-11-23, IMB
+ * Reduce_scatter, 3 runs, us, reduce + scatterv / ring -> halving: 4 ranks 16 B-2 KiB 5.1-7.5 /
+ * 4.8-9.4 -> 3.7-4.8, 8-32 KiB 8-29 / 7-14 -> 5.6-11.7, Open MPI 4.7-6.5 and 17-30; 8 ranks
+ * 32 B-1 KiB 19-26 / 30-38 -> 16-19, Open MPI 14-21; docs/benchmarks.md "Session 13"). */
 static const struct coll_rule reduce_scatter_rules[] = {
     {2, ANY_BYTES, 0},
+    {ANY_RANKS, 32 << 10, 2},
     {ANY_RANKS, 2 << 10, 1},
     {ANY_RANKS, ANY_BYTES, 0},
     {ANY_RANKS, ANY_BYTES, 1},

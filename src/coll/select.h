@@ -19,7 +19,7 @@
 #define COLL_ALLTOALL_CHOICES "auto|bruck|linear|pairwise"
 #define COLL_ALLTOALLV_CHOICES "auto|linear|pairwise"
 #define COLL_ALLTOALLW_CHOICES "auto|linear|pairwise"
-#define COLL_REDUCE_SCATTER_CHOICES "auto|ring|reduce_scatterv"
+#define COLL_REDUCE_SCATTER_CHOICES "auto|ring|reduce_scatterv|recursive_halving"
 #define COLL_REDUCE_SCATTER_BLOCK_CHOICES "auto|recursive_halving|ring|reduce_scatter"
 #define COLL_SCAN_CHOICES "auto|recursive_doubling|linear"
 #define COLL_EXSCAN_CHOICES "auto|recursive_doubling|linear"
