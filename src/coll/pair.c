@@ -241,10 +241,10 @@ static int pair_reduce(const struct coll_args *a, int tag, int all)
     return rc;
 }
 
-/* Gather (to_root) or scatter between the root's buffer, of which the caller names the peer's
- * block and its own, and the other rank's buffer. */
 static MPI_Count pair_bytes(const struct coll_args *a);
 
+/* Gather (to_root) or scatter between the root's buffer, of which the caller names the peer's
+ * block and its own, and the other rank's buffer. */
 static int pair_rooted_blocks(const struct coll_args *a, int tag, int to_root, void *peer_block,
                               MPI_Count peer_count, void *my_block, MPI_Count my_count)
 {
