@@ -40,3 +40,16 @@ void shm_copy_streaming(void *dst, const void *src, size_t len)
     memcpy(dst, src, len);
 }
 #endif
+
+void shm_copy_large(void *dst, const void *src, size_t len)
+{
+    char *d = dst;
+    const char *s = src;
+    while (len > SHM_COPY_PIECE) {
+        memcpy(d, s, SHM_COPY_PIECE);
+        d += SHM_COPY_PIECE;
+        s += SHM_COPY_PIECE;
+        len -= SHM_COPY_PIECE;
+    }
+    memcpy(d, s, len);
+}
