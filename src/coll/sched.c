@@ -16,6 +16,7 @@
 #include "core/state.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
+#include "shm/copy.h"
 
 /* Chunks beyond this total are returned to the heap when a schedule is reused, so one huge
  * collective does not pin its temporary memory for the communicator's lifetime. */
@@ -330,7 +331,12 @@ int coll_copy(const void *src, MPI_Count count, struct dt_type *type, void *dst,
     int src_flat = dt_is_contiguous(type, count);
     int dst_flat = dt_is_contiguous(dst_type, dst_count);
     if (src_flat && dst_flat) {
-        memmove((char *)dst + dst_type->true_lb, (const char *)src + type->true_lb, bytes);
+        char *to = (char *)dst + dst_type->true_lb;
+        const char *from = (const char *)src + type->true_lb;
+        if (to + bytes <= from || from + bytes <= to)
+            shm_copy_large(to, from, bytes); /* (1 MiB and more in pieces: shm/copy.h) */
+        else
+            memmove(to, from, bytes);
     } else if (src_flat) {
         dt_unpack_range(dst_type, dst, dst_count, 0, (const char *)src + type->true_lb, bytes);
     } else if (dst_flat) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "datatype/internal.h"
+#include "shm/copy.h"
 
 /* Where a packed-stream position falls: the element, the run, the block within the run and
  * the byte within the block. */
@@ -156,7 +157,8 @@ size_t dt_pack_range(const struct dt_type *type, const void *buf, MPI_Count coun
     if (len == 0)
         return 0;
     if (type->contiguous) {
-        memcpy(dst, (const void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position), len);
+        shm_copy_large(dst, (const void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position),
+                       len);
         return len;
     }
     copy_range(type, (uintptr_t)buf, count, position, dst, len, 1);
@@ -169,7 +171,7 @@ size_t dt_unpack_range(const struct dt_type *type, void *buf, MPI_Count count, s
     if (len == 0)
         return 0;
     if (type->contiguous) {
-        memcpy((void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position), src, len);
+        shm_copy_large((void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position), src, len);
         return len;
     }
     copy_range(type, (uintptr_t)buf, count, position, (unsigned char *)(uintptr_t)src, len, 0);

@@ -18,7 +18,9 @@ void shm_copy_streaming(void *dst, const void *src, size_t len);
  * vector loop, or non-temporal stores: 15-25% slower whenever the data then fits in the cache
  * (one process, hot, 1 / 2 / 16 / 32 MiB: 55 / 51 / 32 / 26 GB/s whole against 64 / 61 / 43 /
  * 30 in 512 KiB pieces; 4 and 8 MiB equal). MPI_Get / MPI_Put on a shared window copied 1 MiB
- * at 56 GB/s against Open MPI's 65. Below SHM_COPY_PIECE it is memcpy. */
+ * at 56 GB/s against Open MPI's 65. Below SHM_COPY_PIECE it is memcpy. Used by direct RMA
+ * transfers, contiguous pack/unpack ranges and collectives' local copies; src and dst must not
+ * overlap. */
 enum { SHM_COPY_PIECE = 512 << 10 };
 void shm_copy_large(void *dst, const void *src, size_t len);
 
