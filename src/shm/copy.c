@@ -1,5 +1,6 @@
 /* copy.c - streaming copy (see copy.h): SSE2 non-temporal 16-byte stores on x86-64 for the
- * 16-byte-aligned bulk, plain memcpy for the unaligned head and tail and on other CPUs. */
+ * 16-byte-aligned bulk, plain memcpy for the unaligned head and tail and on other CPUs; and
+ * shm_copy_large, memcpy in SHM_COPY_PIECE pieces. */
 #include "shm/copy.h"
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* copy.h - copying message data into the shared rings.
+/* copy.h - copying message data into the shared rings, and large copies in pieces.
  * shm_copy_streaming writes with non-temporal (streaming) stores: whole cache lines go out
  * without first being fetched, and they do not sit dirty in the sender's cache for the receiver
  * to pull across. nodempi-probe measured it 7-8x faster than memcpy for cross-core pipelining on
