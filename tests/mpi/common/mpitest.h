@@ -212,6 +212,21 @@ static inline void mt_set_errors_return(MPI_Comm comm)
 /* ------------------------------------------------------------------ */
 /* misc                                                                 */
 
+/* A counter of this process from /proc/self/io ("syscr:" read, "syscw:" write system calls);
+ * -1 when it cannot be read. */
+static inline long long mt_proc_io(const char *key)
+{
+    FILE *f = fopen("/proc/self/io", "r");
+    long long found = -1, value;
+    char name[64];
+    while (f && fscanf(f, "%63s %lld", name, &value) == 2)
+        if (strcmp(name, key) == 0)
+            found = value;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 static inline void mt_sleep(double seconds)
 {
     struct timespec ts;

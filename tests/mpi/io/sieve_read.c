@@ -20,21 +20,6 @@ static int64_t item(int rank, int i)
     return (int64_t)rank * 1000003 + i;
 }
 
-/* Read system calls of this process so far (-1 when /proc/self/io cannot be read). */
-static long long read_syscalls(void)
-{
-    FILE *f = fopen("/proc/self/io", "r");
-    long long syscr = -1;
-    char key[64];
-    long long value;
-    while (f && fscanf(f, "%63s %lld", key, &value) == 2)
-        if (strcmp(key, "syscr:") == 0)
-            syscr = value;
-    if (f)
-        fclose(f);
-    return syscr;
-}
-
 /* Rank r's items sit at 8 * (i * size + r): a vector filetype of N blocks of one int64. */
 static void set_view(MPI_File fh)
 {
@@ -54,12 +39,12 @@ static void read_check(MPI_File fh, int first, int count, int present, int all, 
     for (int i = 0; i < count + 2; i++)
         buf[i] = -7;
     MPI_Status status;
-    long long before = read_syscalls();
+    long long before = mt_proc_io("syscr:");
     if (all)
         MT_MPI(MPI_File_read_at_all(fh, first, buf + 1, count, MPI_INT64_T, &status));
     else
         MT_MPI(MPI_File_read_at(fh, first, buf + 1, count, MPI_INT64_T, &status));
-    long long calls = read_syscalls() - before;
+    long long calls = mt_proc_io("syscr:") - before;
     int got = -1;
     MT_MPI(MPI_Get_count(&status, MPI_INT64_T, &got));
     MT_CHECK_INT(present, got, what);

@@ -28,20 +28,6 @@ static int64_t item(int round, int rank, int i)
     return (int64_t)round * 100000000 + (int64_t)rank * 1000003 + i;
 }
 
-static long long write_syscalls(void)
-{
-    FILE *f = fopen("/proc/self/io", "r");
-    long long syscw = -1;
-    char key[64];
-    long long value;
-    while (f && fscanf(f, "%63s %lld", key, &value) == 2)
-        if (strcmp(key, "syscw:") == 0)
-            syscw = value;
-    if (f)
-        fclose(f);
-    return syscw;
-}
-
 static void set_view(MPI_File fh)
 {
     MPI_Datatype filetype;
@@ -59,9 +45,9 @@ static void write_round(MPI_File fh, int round, int with_rank0)
     for (int i = 0; i < N; i++)
         data[i] = item(round, mt_rank, i);
     int count = mt_rank == 0 && !with_rank0 ? 0 : N;
-    long long calls = write_syscalls();
+    long long calls = mt_proc_io("syscw:");
     MT_MPI(MPI_File_write_at_all(fh, 0, data, count, MPI_INT64_T, MPI_STATUS_IGNORE));
-    calls = write_syscalls() - calls;
+    calls = mt_proc_io("syscw:") - calls;
     if (mt_library_is("nodempi") && calls >= 0 && count > 0 && mt_size > 1)
         MT_CHECK(calls < N / 16, "round %d: %lld write system calls for %d blocks", round, calls,
                  N);
