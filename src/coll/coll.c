@@ -75,9 +75,9 @@ static int moves_no_data(const struct coll_args *a)
         return root ? all_empty(a->sendcounts, a->sendtype, NULL, a->comm->size)
                     : coll_bytes_of(a->recvcount, a->recvtype) == 0;
     case COLL_ALLGATHERV:
+        return all_empty(a->recvcounts, a->recvtype, NULL, a->comm->size);
     case COLL_REDUCE_SCATTER:
-        return all_empty(a->recvcounts, a->kind == COLL_ALLGATHERV ? a->recvtype : a->type,
-                         NULL, a->comm->size);
+        return all_empty(a->recvcounts, a->type, NULL, a->comm->size);
     case COLL_ALLTOALLV:
         return all_empty(a->recvcounts, a->recvtype, NULL, a->comm->size) &&
                (coll_in_place(a->sendbuf) ||

@@ -250,12 +250,14 @@ static int pair_rooted_blocks(const struct coll_args *a, int tag, int to_root, v
 {
     /* the peer's part of 0 bytes travels neither way, as in gather.c (the v forms: the root's
      * count for the peer gives the size the peer's own count gives) */
-    if (pair_bytes(a) == 0 && a->comm->rank != a->root)
-        return MPI_SUCCESS;
-    if (a->comm->rank != a->root)
+    int transfer = pair_bytes(a) != 0;
+    if (a->comm->rank != a->root) {
+        if (!transfer)
+            return MPI_SUCCESS;
         return to_root ? pair_send(a, tag, a->sendbuf, a->sendcount, a->sendtype)
                        : pair_recv(a, tag, a->recvbuf, a->recvcount, a->recvtype);
-    int rc = MPI_SUCCESS, transfer = pair_bytes(a) != 0;
+    }
+    int rc = MPI_SUCCESS;
     if (to_root) {
         if (transfer)
             rc = pair_recv(a, tag, peer_block, peer_count, a->recvtype);
