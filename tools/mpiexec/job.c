@@ -27,6 +27,7 @@
 
 #include "forward.h"
 #include "output_files.h"
+#include "reaper.h"
 #include "spawn.h"
 
 /* Grace period between SIGTERM and SIGKILL: short enough that a failure ends the job within
@@ -330,6 +331,7 @@ static void job_start_ranks(struct job *job)
         }
         struct rank_slot *slot = &job->ranks[r];
         slot->pid = slot->group = spawned.pid;
+        reaper_watch_group(spawned.pid);
         job_connect_output(job, slot, r, &spawned);
         if (opts->verbose)
             job_verbose(job, r, app, spawned.pid);
@@ -346,7 +348,8 @@ static void job_start_ranks(struct job *job)
 
 /* mpiexec is a child subreaper (main.c): whatever the ranks forked and left behind becomes its
  * child when its parent dies, wherever its process group. Kills them and reaps them, including
- * the ones that appear while their parents die, for at most orphan_wait_seconds. */
+ * the ones that appear while their parents die, for at most orphan_wait_seconds. The reaper
+ * (reaper.c) is a child too and stays: done when no other child is left. */
 static void job_kill_orphans(void)
 {
     char path[64];
@@ -354,16 +357,20 @@ static void job_kill_orphans(void)
     double give_up = now_seconds() + orphan_wait_seconds;
     for (;;) {
         FILE *children = fopen(path, "r");
-        int pid;
-        while (children && fscanf(children, "%d", &pid) == 1)
+        int pid, others = 0;
+        while (children && fscanf(children, "%d", &pid) == 1) {
+            if (pid == reaper_pid())
+                continue;
             kill(pid, SIGKILL);
+            others++;
+        }
         if (children)
             fclose(children);
         pid_t reaped;
         while ((reaped = waitpid(-1, NULL, WNOHANG)) > 0)
             continue;
-        if (reaped < 0 || now_seconds() > give_up) /* < 0: ECHILD, nothing left */
-            return;
+        if (reaped < 0 || (children && !others) || now_seconds() > give_up)
+            return; /* < 0: ECHILD, nothing left */
         usleep(1000);
     }
 }

@@ -101,7 +101,8 @@ static bool launcher_is_gone(pid_t pid)
     return pid > 0 && kill(pid, 0) != 0 && errno == ESRCH;
 }
 
-void job_segment_remove_stale(void)
+/* Unlinks this user's segments whose launcher pid passes the test. */
+static void remove_matching(bool (*launcher_matches)(pid_t launcher, pid_t wanted), pid_t wanted)
 {
     char prefix[NAME_BYTES];
     snprintf(prefix, sizeof(prefix), "nodempi-%u-", (unsigned)getuid());
@@ -112,11 +113,32 @@ void job_segment_remove_stale(void)
     while ((entry = readdir(dir)) != NULL) {
         if (strncmp(entry->d_name, prefix, strlen(prefix)) != 0)
             continue;
-        if (!launcher_is_gone(launcher_of(entry->d_name)))
+        if (!launcher_matches(launcher_of(entry->d_name), wanted))
             continue;
         char name[sizeof(entry->d_name) + 2];
         snprintf(name, sizeof(name), "/%s", entry->d_name);
         shm_unlink(name);
     }
     closedir(dir);
+}
+
+static bool launcher_gone(pid_t launcher, pid_t unused)
+{
+    (void)unused;
+    return launcher_is_gone(launcher);
+}
+
+static bool launcher_is(pid_t launcher, pid_t wanted)
+{
+    return launcher > 0 && launcher == wanted;
+}
+
+void job_segment_remove_stale(void)
+{
+    remove_matching(launcher_gone, 0);
+}
+
+void job_segment_remove_launched_by(pid_t launcher)
+{
+    remove_matching(launcher_is, launcher);
 }

@@ -5,6 +5,7 @@
 #define NODEMPI_MPIEXEC_JOB_SEGMENT_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "shm/segment.h"
 
@@ -21,5 +22,10 @@ void job_segment_remove(void);
 
 /* Unlinks /dev/shm/nodempi-<uid>-<id> segments whose launcher pid no longer exists. */
 void job_segment_remove_stale(void);
+
+/* Unlinks /dev/shm/nodempi-<uid>-<id> segments whose id names this launcher pid: the reaper's
+ * work right after that launcher died (a dead launcher its parent has not reaped yet still
+ * exists for job_segment_remove_stale). */
+void job_segment_remove_launched_by(pid_t launcher);
 
 #endif

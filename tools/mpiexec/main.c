@@ -2,8 +2,8 @@
  * Order matters: check the program before creating anything, block the handled signals
  * before the first fork (so no SIGCHLD or Ctrl-C is missed), create the segment before the
  * ranks start, and remove it after the last rank is gone. The pieces: options.c (command
- * line), placement.c (binding), job_segment.c (segment life), job.c (running), spawn.c,
- * forward.c. */
+ * line), placement.c (binding), job_segment.c (segment life), reaper.c (cleanup after a
+ * SIGKILL of mpiexec), job.c (running), spawn.c, forward.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +20,7 @@
 #include "job_segment.h"
 #include "options.h"
 #include "placement.h"
+#include "reaper.h"
 
 /* The same statuses a shell uses, so scripts can treat mpiexec like the program it runs. */
 enum { EXIT_USAGE = 2, EXIT_CANNOT_RUN = 127 };
@@ -227,6 +228,8 @@ static struct job_outcome launch_resolved(const struct launch_options *opts,
         planned = false;
     if (planned)
         segment = job_segment_create(opts->nranks, segment_name, sizeof(segment_name));
+    if (segment)
+        reaper_start(); /* cleans up if this process is SIGKILLed (reaper.c) */
     struct job_outcome outcome = failed;
     if (segment) {
         struct job_setup setup = {.opts = opts, .program_paths = program_paths,
@@ -237,6 +240,7 @@ static struct job_outcome launch_resolved(const struct launch_options *opts,
         outcome = job_run(&setup);
         shm_segment_detach(segment);
         job_segment_remove();
+        reaper_finish();
         /* A job the ranks spawned, and their connection segments, may have been killed
          * before their own cleanup (job.c kills whatever the ranks left). */
         job_segment_remove_stale();
