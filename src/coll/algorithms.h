@@ -117,4 +117,10 @@ static inline MPI_Count coll_block_start(MPI_Count count, int parts, int i)
 int coll_pair_applies(const struct coll_args *a);
 int coll_pair_run(const struct coll_args *a);
 
+/* shm_barrier.c: blocking MPI_Barrier of an oversubscribed job on a shared counter. */
+int coll_shm_barrier_applies(const struct coll_args *a);
+int coll_shm_barrier_run(const struct coll_args *a);
+/* Rank 0 gives the communicator's slot back (called as its collective state is freed). */
+void coll_shm_barrier_release(struct core_comm *comm, struct coll_comm_state *state);
+
 #endif

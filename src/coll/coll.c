@@ -102,6 +102,8 @@ static int run_blocking(const struct coll_args *a)
     }
     if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
         return coll_pair_run(a);
+    if (coll_shm_barrier_applies(a)) /* oversubscribed: a shared counter (shm_barrier.c) */
+        return coll_shm_barrier_run(a);
     struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);
     if (!s)
         return MPI_ERR_NO_MEM;

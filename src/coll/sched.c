@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/algorithms.h"
 #include "coll/op.h"
 #include "core/comm.h"
 #include "core/config.h"
@@ -33,7 +34,7 @@ static void free_predefined_states(void)
         coll_comm_state_free(nodempi.comm_self);
 }
 
-static struct coll_comm_state *comm_state(struct core_comm *comm)
+struct coll_comm_state *coll_comm_state_of(struct core_comm *comm)
 {
     if (comm->coll_private)
         return comm->coll_private;
@@ -45,9 +46,36 @@ static struct coll_comm_state *comm_state(struct core_comm *comm)
     return comm->coll_private;
 }
 
+static int all_in_job(const int *world_ranks, int n)
+{
+    for (int r = 0; r < n; r++) {
+        int w = world_ranks ? world_ranks[r] : r;
+        if (w < 0 || w >= nodempi.world_size)
+            return 0;
+    }
+    return 1;
+}
+
+int coll_comm_job_local(struct core_comm *comm)
+{
+    struct coll_comm_state *state = coll_comm_state_of(comm);
+    if (state && state->job_local)
+        return state->job_local > 0;
+    int local = all_in_job(comm->world_ranks, comm->size) &&
+                (!comm->is_inter || all_in_job(comm->remote_world_ranks, comm->remote_size));
+    if (state)
+        state->job_local = local ? 1 : -1;
+    return local;
+}
+
+int coll_comm_oversubscribed(struct core_comm *comm)
+{
+    return nodempi.job_oversubscribed && coll_comm_job_local(comm);
+}
+
 int coll_next_tag(struct core_comm *comm, int space)
 {
-    struct coll_comm_state *state = comm_state(comm);
+    struct coll_comm_state *state = coll_comm_state_of(comm);
     if (!state)
         return 0;
     /* 2^23 collectives of one kind and form in flight at once cannot happen */
@@ -100,7 +128,7 @@ static void sched_clear(struct coll_sched *s)
 struct coll_sched *coll_sched_get(struct core_comm *comm, enum coll_kind kind,
                                   enum coll_form form)
 {
-    struct coll_comm_state *state = comm_state(comm);
+    struct coll_comm_state *state = coll_comm_state_of(comm);
     if (!state)
         return NULL;
     struct coll_sched *s = state->free_scheds;
@@ -149,6 +177,7 @@ void coll_comm_state_free(struct core_comm *comm)
     struct coll_comm_state *state = comm->coll_private;
     if (!state)
         return;
+    coll_shm_barrier_release(comm, state);
     while (state->free_scheds) {
         struct coll_sched *s = state->free_scheds;
         state->free_scheds = s->next_free;

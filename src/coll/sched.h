@@ -98,7 +98,22 @@ static inline int coll_tag_add(int tag, int n)
 struct coll_comm_state {
     uint32_t sequence[COLL_TAG_SPACES];
     struct coll_sched *free_scheds;
+    int barrier_slot; /* shm_barrier.c: 0 undecided, -1 none, else slot index + 1 */
+    int job_local;    /* every member is a rank of this job: 1, some is not: -1, unknown: 0 */
 };
+
+/* comm's state, made at first use (NULL when out of memory). */
+struct coll_comm_state *coll_comm_state_of(struct core_comm *comm);
+
+/* Are all of comm's ranks (both groups of an intercommunicator) ranks of this job? */
+int coll_comm_job_local(struct core_comm *comm);
+
+/* Should comm's collectives choose as for an oversubscribed job? Yes when this job's ranks
+ * outnumber its cores and every member is of this job: the same answer on every member. (The
+ * waiting policy's nodempi.oversubscribed also counts the processes of other jobs a rank has
+ * channels to, which differs between ranks: a rank that spawned through MPI_COMM_SELF would
+ * pick other algorithms than its peers, and the collective would not match.) */
+int coll_comm_oversubscribed(struct core_comm *comm);
 
 /* Take a cleared schedule from comm's pool (NULL when out of memory) for a collective of this
  * kind and form; its tag is the next of that tag space. Nonblocking and persistent schedules

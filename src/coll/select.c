@@ -482,8 +482,7 @@ static const struct coll_algorithm *choose(const struct coll_table *t, const str
         return &t->algorithms[forced - 1];
     size_t bytes = t->bytes(a);
     const struct coll_algorithm *alg = NULL;
-    /* nodempi.oversubscribed comes from NODEMPI_NCORES, which mpiexec gives every rank alike */
-    if (nodempi.oversubscribed)
+    if (coll_comm_oversubscribed(a->comm)) /* the same on every rank (sched.h) */
         alg = first_rule(t, t->oversubscribed_rules, t->noversubscribed_rules, a, bytes);
     if (!alg)
         alg = first_rule(t, t->rules, t->nrules, a, bytes);

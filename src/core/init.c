@@ -92,6 +92,7 @@ static int transport_start(void)
         return rc;
     nodempi.cores = available_cores();
     nodempi.oversubscribed = nodempi.world_size > nodempi.cores;
+    nodempi.job_oversubscribed = nodempi.oversubscribed;
     return MPI_SUCCESS;
 }
 

@@ -25,6 +25,9 @@ struct nodempi_state {
     int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin (ranks
                                   * of other jobs we have channels to count: p2p/foreign.c) */
     int foreign_peers;           /* processes of other jobs with a channel (p2p/foreign.c) */
+    int job_oversubscribed;      /* this job's ranks outnumber its cores: fixed at MPI_Init and
+                                  * equal on every rank (NODEMPI_NCORES comes from mpiexec),
+                                  * so collectives may choose by it (coll_comm_oversubscribed) */
     int cores;                   /* CPUs the job may use (NODEMPI_NCORES or our affinity) */
     pid_t pid;
     struct shm_header *segment;  /* NULL for a singleton */

@@ -13,9 +13,10 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 7u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
+#define SHM_SEGMENT_VERSION 8u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
                                 * 4: a fastbox per pair; 5: packed fastbox records;
-                                * 6: two-slot packed records; 7: 16 fastbox cells */
+                                * 6: two-slot packed records; 7: 16 fastbox cells;
+                                * 8: barrier slots */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -42,6 +43,18 @@ struct shm_rank_block {
     char pad2[SHM_CACHE_LINE - 8];
 };
 
+/* A barrier counter a communicator of this job has claimed (coll/shm_barrier.c): one line, so
+ * arrivals and the release touch nothing else. owner is the communicator's context id + 1
+ * (0: free), set by the claimer's CAS and cleared when that communicator is freed. */
+enum { SHM_BARRIER_SLOTS = 256 };
+struct shm_barrier_slot {
+    _Atomic uint32_t owner;
+    _Atomic uint32_t arrived;    /* ranks in the current barrier so far */
+    _Atomic uint32_t generation; /* barriers completed: bumped by the releasing rank */
+    _Atomic uint32_t all_arrived; /* the barrier everyone reached, for rank 0 to release */
+    char pad[SHM_CACHE_LINE - 16];
+};
+
 struct shm_header {
     _Atomic uint64_t magic;      /* stored last (release) by the launcher */
     uint32_t version;
@@ -61,6 +74,7 @@ struct shm_header {
     uint64_t slots_offset;       /* nranks x SHM_COPY_SLOTS struct shm_copy_slot */
     /* Ranks asleep on their futex right now (a hint for spinners), on its own line. */
     _Alignas(SHM_CACHE_LINE) _Atomic int32_t sleepers;
+    _Alignas(SHM_CACHE_LINE) struct shm_barrier_slot barrier_slots[SHM_BARRIER_SLOTS];
 };
 
 /* A copy slot: the work counters of one large message that sender and receiver copy together

@@ -23,13 +23,15 @@ static void pause_for(long ns)
 
 int main(void)
 {
-    size_t bytes = 8192; /* a page of header, then the two rank blocks (aligned_alloc wants a
-                          * multiple of the alignment) */
+    /* the header, then the two rank blocks, in whole pages (aligned_alloc wants a multiple of
+     * the alignment) */
+    size_t header = (sizeof(struct shm_header) + 4095) & ~(size_t)4095;
+    size_t bytes = header + 4096;
     _Static_assert(2 * sizeof(struct shm_rank_block) <= 4096, "two rank blocks fit a page");
     struct shm_header *seg = aligned_alloc(4096, bytes);
     memset(seg, 0, bytes);
     seg->nranks = 2;
-    seg->ranks_offset = 4096;
+    seg->ranks_offset = header;
     nodempi.segment = seg;
     nodempi.world_size = 2;
     nodempi.world_rank = 0;

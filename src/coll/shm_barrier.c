@@ -1,0 +1,224 @@
+/* shm_barrier.c - MPI_Barrier of an oversubscribed job as one shared counter.
+ *
+ * With more ranks than cores the cost of a barrier is the context switches it forces, not
+ * the messages: a sched_yield that hands the core to another rank costs ~1.3 us on this VM
+ * (0.4 us when nobody else is runnable). Message barriers need a rank to be scheduled at
+ * every hop: the dissemination barrier log2 p rounds of them, the tree barrier's release waits
+ * for rank 0 to be scheduled after the last arrival. Here every rank adds itself to a counter
+ * in the job segment and then waits, yielding its core, for the generation to move; the
+ * waiting ranks of a core get its time in turn, and each leaves as soon as it runs after the
+ * release, whoever else is running. Who releases: by default rank 0, once the last arrival
+ * has told it so (or at once when it is last), so rank 0 leaves first and the broadcast or
+ * scatter it roots next has sent its data before the others look for it, as with the tree
+ * barrier; NODEMPI_COLL_SHM_BARRIER=last lets the last arrival release everyone without a
+ * switch, a faster barrier that makes those rooted collectives wait for their root
+ * (docs/benchmarks.md, "Session 14": OSU at 4 and 8 ranks on 2 cores).
+ *
+ * The counter is a slot of the segment's table (shm/segment.h) that the communicator claims at
+ * its first barrier here: rank 0 takes a free slot with a CAS and broadcasts its index after a
+ * message barrier, so all ranks agree (a full table means message barriers for that
+ * communicator, forever). Rank 0 frees the slot when it frees the communicator: every other
+ * rank has arrived at the last barrier by then and only waits to see a generation that has
+ * already moved, which no later owner moves back.
+ *
+ * Only blocking MPI_Barrier on an intracommunicator of three or more ranks of this job takes
+ * this path; nonblocking and persistent barriers stay schedules (a request cannot own a slot's
+ * arrival order across other collectives). */
+#include <string.h>
+
+#include "coll/algorithms.h"
+#include "core/comm.h"
+#include "core/config.h"
+#include "core/progress.h"
+#include "core/request.h"
+#include "core/running.h"
+#include "core/state.h"
+#include "shm/segment.h"
+#include "shm/wake.h"
+
+/* What comm's state records about its slot (struct coll_comm_state.barrier_slot). */
+enum { SLOT_UNDECIDED = 0, SLOT_NONE = -1 /* else slot index + 1 */ };
+
+/* NODEMPI_COLL_SHM_BARRIER (core/config.c): which rank releases the others. */
+enum shm_barrier_choice { CHOICE_AUTO, CHOICE_ROOT, CHOICE_LAST, CHOICE_OFF };
+
+int coll_shm_barrier_applies(const struct coll_args *a)
+{
+    struct core_comm *comm = a->comm;
+    if (a->kind != COLL_BARRIER || comm->is_inter || comm->size < 3 || !nodempi.segment)
+        return 0;
+    int choice = core_config.coll_shm_barrier;
+    if (choice == CHOICE_OFF)
+        return 0;
+    if (choice == CHOICE_AUTO && core_config.coll_algorithm[COLL_BARRIER] != 0)
+        return 0; /* auto yields to a forced NODEMPI_COLL_BARRIER */
+    /* (both answers are the same on every member: sched.h) */
+    if (choice == CHOICE_AUTO ? !coll_comm_oversubscribed(comm) : !coll_comm_job_local(comm))
+        return 0;
+    return coll_comm_state_of(comm) != NULL;
+}
+
+static uint32_t owner_word(const struct core_comm *comm)
+{
+    return comm->context + 1; /* context ids are even: never 0 */
+}
+
+/* Rank 0: a free slot, probing from one the context picks; SLOT_NONE when all are taken. */
+static int claim_slot(const struct core_comm *comm)
+{
+    uint32_t start = (comm->context >> 1) * 2654435761u;
+    for (int i = 0; i < SHM_BARRIER_SLOTS; i++) {
+        int index = (int)((start + (uint32_t)i) % SHM_BARRIER_SLOTS);
+        struct shm_barrier_slot *slot = &nodempi.segment->barrier_slots[index];
+        uint32_t free_owner = 0;
+        /* acquire: the previous owner's counters, left at rest by its last barrier, are
+         * visible (its release in coll_shm_barrier_release); relaxed on failure: skipped */
+        if (atomic_compare_exchange_strong_explicit(&slot->owner, &free_owner, owner_word(comm),
+                                                    memory_order_acquire, memory_order_relaxed))
+            return index + 1;
+    }
+    return SLOT_NONE;
+}
+
+static int run_message_barrier(struct core_comm *comm, coll_build_fn *build)
+{
+    struct coll_sched *s = coll_sched_get(comm, COLL_BARRIER, COLL_FORM_BLOCKING);
+    if (!s)
+        return MPI_ERR_NO_MEM;
+    struct coll_args a = {.kind = COLL_BARRIER, .comm = comm};
+    int rc = build(s, &a);
+    if (rc == MPI_SUCCESS)
+        rc = s->build_error;
+    if (rc == MPI_SUCCESS)
+        rc = coll_sched_run(s);
+    coll_sched_put(s);
+    return rc;
+}
+
+/* The first barrier: a message barrier (what this call must be in any case), then rank 0's
+ * choice to everyone. */
+static int decide_slot(struct core_comm *comm, struct coll_comm_state *state)
+{
+    int decided = comm->rank == 0 ? claim_slot(comm) : SLOT_UNDECIDED;
+    int rc = run_message_barrier(comm, coll_barrier_tree);
+    if (rc == MPI_SUCCESS)
+        rc = coll_bcast(&decided, 1, dt_from_handle(MPI_INT), 0, comm);
+    if (rc == MPI_SUCCESS)
+        state->barrier_slot = decided;
+    return rc;
+}
+
+struct word_wait {
+    _Atomic uint32_t *word;
+    uint32_t old; /* wait while the word holds this */
+};
+
+static int word_moved(struct core_request *request)
+{
+    struct word_wait *wait = request->state;
+    /* acquire: pairs with the release store that moved the word, which follows every arrival
+     * (each fetch_add is acq_rel): what any rank wrote before the barrier is visible after */
+    if (atomic_load_explicit(wait->word, memory_order_acquire) != wait->old)
+        request->complete = 1;
+    return MPI_SUCCESS;
+}
+
+/* Wait as any request waits: progress for the other layers meanwhile (a rank may be waiting
+ * for our rendezvous before it can arrive), yield or sleep when oversubscribed. A sleeper is
+ * safe: the engine re-polls this request after announcing sleep (core/progress.c), and who
+ * moves the word fences before it looks for sleepers (wake below). */
+static void wait_while(_Atomic uint32_t *word, uint32_t old)
+{
+    struct word_wait wait = {word, old};
+    struct core_request request;
+    memset(&request, 0, sizeof(request));
+    request.kind = CORE_REQUEST_GENERIC;
+    request.poll = word_moved;
+    request.state = &wait;
+    word_moved(&request);
+    if (request.complete)
+        return;
+    core_running_await(-1); /* who moves the word is not known: no spinning on one rank */
+    /* On the stack: the engine unlinks a generic request in the round it completes, and
+     * core_request_wait_complete returns only after that round. */
+    core_progress_add_generic(&request);
+    core_request_wait_complete(&request);
+}
+
+/* Wake comm's rank r (all ranks but this one when r < 0) if it sleeps. */
+static void wake(const struct core_comm *comm, int r)
+{
+    /* seq_cst: "store word; load sleeping" against a sleeper's "store sleeping; load word"
+     * (shm/wake.h): one of the two sides sees the other's store */
+    atomic_thread_fence(memory_order_seq_cst);
+    for (int i = r < 0 ? 0 : r; i < (r < 0 ? comm->size : r + 1); i++)
+        if (i != comm->rank)
+            shm_wake_peer_after_fence(
+                shm_rank_block(nodempi.segment, core_comm_peer_world_rank(comm, i)));
+}
+
+static void release_all(const struct core_comm *comm, struct shm_barrier_slot *slot,
+                        uint32_t seen)
+{
+    atomic_store_explicit(&slot->generation, seen + 1, memory_order_release);
+    wake(comm, -1);
+}
+
+int coll_shm_barrier_run(const struct coll_args *a)
+{
+    struct core_comm *comm = a->comm;
+    struct coll_comm_state *state = coll_comm_state_of(comm);
+    if (state->barrier_slot == SLOT_UNDECIDED)
+        return decide_slot(comm, state);
+    if (state->barrier_slot == SLOT_NONE)
+        return run_message_barrier(comm, coll_barrier_dissemination);
+    struct shm_barrier_slot *slot = &nodempi.segment->barrier_slots[state->barrier_slot - 1];
+    /* relaxed: the generation cannot move before this rank arrives, and this rank saw the last
+     * move (it made it or waited for it), so this is the current one; the fetch_add below
+     * keeps the load before it */
+    uint32_t seen = atomic_load_explicit(&slot->generation, memory_order_relaxed);
+    /* acq_rel: release publishes this rank's writes to the last arrival; acquire (in the
+     * last arrival) gathers every earlier arrival's */
+    uint32_t before = atomic_fetch_add_explicit(&slot->arrived, 1, memory_order_acq_rel);
+    int last = before + 1 == (uint32_t)comm->size;
+    if (last) /* relaxed: ordered before the release store that lets anyone arrive again */
+        atomic_store_explicit(&slot->arrived, 0, memory_order_relaxed);
+    if (core_config.coll_shm_barrier == CHOICE_LAST) {
+        if (last)
+            release_all(comm, slot, seen);
+        else
+            wait_while(&slot->generation, seen);
+        return MPI_SUCCESS;
+    }
+    /* Rank 0 releases (auto, root): it leaves first, so the broadcast or scatter it roots
+     * next has sent its data before the others look for it. all_arrived names the barrier
+     * everyone reached (seen + 1), equal, not merely different, so that a value left from
+     * barriers run with CHOICE_LAST can never pass for this one. */
+    if (comm->rank == 0) {
+        if (!last) {
+            uint32_t got;
+            while ((got = atomic_load_explicit(&slot->all_arrived, memory_order_acquire)) !=
+                   seen + 1)
+                wait_while(&slot->all_arrived, got);
+        }
+        release_all(comm, slot, seen);
+        return MPI_SUCCESS;
+    }
+    if (last) {
+        /* release: rank 0's acquire load gathers every arrival's writes through this one */
+        atomic_store_explicit(&slot->all_arrived, seen + 1, memory_order_release);
+        wake(comm, 0);
+    }
+    wait_while(&slot->generation, seen);
+    return MPI_SUCCESS;
+}
+
+void coll_shm_barrier_release(struct core_comm *comm, struct coll_comm_state *state)
+{
+    if (state->barrier_slot <= 0 || comm->rank != 0 || !nodempi.segment)
+        return;
+    struct shm_barrier_slot *slot = &nodempi.segment->barrier_slots[state->barrier_slot - 1];
+    /* release: the next owner's acquire CAS sees this communicator's counters at rest */
+    atomic_store_explicit(&slot->owner, 0, memory_order_release);
+    state->barrier_slot = SLOT_UNDECIDED;
+}
