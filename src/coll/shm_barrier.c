@@ -151,6 +151,11 @@ static void wake(const struct core_comm *comm, int r)
     /* seq_cst: "store word; load sleeping" against a sleeper's "store sleeping; load word"
      * (shm/wake.h): one of the two sides sees the other's store */
     atomic_thread_fence(memory_order_seq_cst);
+    /* A rank counts itself in the segment's sleepers before its own fence (core/progress.c
+     * sleep_on_futex), so none counted after ours means none will sleep through this move:
+     * one load instead of a line per member (relaxed: ordered by the fences) */
+    if (!atomic_load_explicit(&nodempi.segment->sleepers, memory_order_relaxed))
+        return;
     for (int i = r < 0 ? 0 : r; i < (r < 0 ? comm->size : r + 1); i++)
         if (i != comm->rank)
             shm_wake_peer_after_fence(

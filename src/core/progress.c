@@ -120,7 +120,9 @@ static void sleep_on_futex(void)
     }
     futex_taken = 1;
     struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
-    /* relaxed: the count is a hint for spinners (awake_ranks_fit) */
+    /* relaxed: a hint for spinners (awake_ranks_fit), and a promise to coll/shm_barrier.c's
+     * waker: made before the seq_cst fence of shm_wake_prepare_sleep, so a waker that fences
+     * after moving what we wait for and reads 0 here knows we will see that move */
     atomic_fetch_add_explicit(&nodempi.segment->sleepers, 1, memory_order_relaxed);
     nodempi.futex_sleeps++;
     uint32_t seen = shm_wake_prepare_sleep(me);
