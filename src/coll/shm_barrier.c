@@ -176,7 +176,7 @@ int coll_shm_barrier_run(const struct coll_args *a)
     if (state->barrier_slot == SLOT_UNDECIDED)
         return decide_slot(comm, state);
     if (state->barrier_slot == SLOT_NONE)
-        return run_message_barrier(comm, coll_barrier_dissemination);
+        return run_message_barrier(comm, coll_build); /* what the selection table says */
     struct shm_barrier_slot *slot = &nodempi.segment->barrier_slots[state->barrier_slot - 1];
     /* relaxed: the generation cannot move before this rank arrives, and this rank saw the last
      * move (it made it or waited for it), so this is the current one; the fetch_add below
