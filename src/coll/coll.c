@@ -116,6 +116,7 @@ static int run_blocking(const struct coll_args *a)
 
 int coll_run(const struct coll_args *a)
 {
+    coll_shm_barrier_note_next(a);
     if (!coll_copy_choice_begin(a))
         return run_blocking(a);
     int rc = run_blocking(a);
@@ -182,6 +183,7 @@ static int start_request(struct core_request *request)
 
 int coll_start(const struct coll_args *a, struct core_request **out)
 {
+    coll_shm_barrier_note_next(a);
     int rc = make_request(a, 0, out);
     if (rc != MPI_SUCCESS)
         return rc;

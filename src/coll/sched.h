@@ -99,6 +99,9 @@ struct coll_comm_state {
     uint32_t sequence[COLL_TAG_SPACES];
     struct coll_sched *free_scheds;
     int barrier_slot; /* shm_barrier.c: 0 undecided, -1 none, else slot index + 1 */
+    int barrier_releaser; /* shm_barrier.c: the rank that releases the next barrier, -1 the
+                           * last to arrive; set from the call that followed the last one */
+    int barrier_watch;    /* a shm barrier ran and no other collective on comm since */
     int job_local;    /* every member is a rank of this job: 1, some is not: -1, unknown: 0 */
 };
 

@@ -7,12 +7,13 @@
  * for rank 0 to be scheduled after the last arrival. Here every rank adds itself to a counter
  * in the job segment and then waits, yielding its core, for the generation to move; the
  * waiting ranks of a core get its time in turn, and each leaves as soon as it runs after the
- * release, whoever else is running. Who releases: by default rank 0, once the last arrival
- * has told it so (or at once when it is last), so rank 0 leaves first and the broadcast or
- * scatter it roots next has sent its data before the others look for it, as with the tree
- * barrier; NODEMPI_COLL_SHM_BARRIER=last lets the last arrival release everyone without a
- * switch, a faster barrier that makes those rooted collectives wait for their root
- * (docs/benchmarks.md, "Session 14": OSU at 4 and 8 ranks on 2 cores).
+ * release, whoever else is running. Who releases: the last to arrive, at once and without a
+ * switch, or one chosen rank, once the last arrival has told it so; that rank leaves first,
+ * so the broadcast or scatter it roots next has sent its data before the others look for it
+ * (the tree barrier of session 13 did this for rank 0 with messages). By default the choice
+ * follows the communicator's habit: the root of the rooted collective that followed the
+ * previous barrier, else the last arrival (coll_shm_barrier_choose_releaser). OSU at 4 and 8
+ * ranks on 2 cores: docs/benchmarks.md, "Session 14".
  *
  * The counter is a slot of the segment's table (shm/segment.h) that the communicator claims at
  * its first barrier here: rank 0 takes a free slot with a CAS and broadcasts its index after a
@@ -39,7 +40,8 @@
 /* What comm's state records about its slot (struct coll_comm_state.barrier_slot). */
 enum { SLOT_UNDECIDED = 0, SLOT_NONE = -1 /* else slot index + 1 */ };
 
-/* NODEMPI_COLL_SHM_BARRIER (core/config.c): which rank releases the others. */
+/* NODEMPI_COLL_SHM_BARRIER (core/config.c): who releases the others (auto: by habit, root:
+ * rank 0, last: the last arrival). */
 enum shm_barrier_choice { CHOICE_AUTO, CHOICE_ROOT, CHOICE_LAST, CHOICE_OFF };
 
 int coll_shm_barrier_applies(const struct coll_args *a)
@@ -103,9 +105,36 @@ static int decide_slot(struct core_comm *comm, struct coll_comm_state *state)
     int rc = run_message_barrier(comm, coll_barrier_tree);
     if (rc == MPI_SUCCESS)
         rc = coll_bcast(&decided, 1, dt_from_handle(MPI_INT), 0, comm);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         state->barrier_slot = decided;
+        state->barrier_releaser = 0;
+        state->barrier_watch = 1;
+    }
     return rc;
+}
+
+/* Who releases the next barrier (auto): the root of the collective that followed the last
+ * one, so that it leaves first and its sends are under way when the others look for them (the
+ * "barrier, then a broadcast or scatter from r" of a benchmark loop or a program's phases);
+ * the last to arrive when an unrooted collective or a barrier followed (a barrier loop: no
+ * rank need wait for one that is not running). Every rank sees the same calls on comm in the
+ * same order with the same roots (MPI-4.1 6.14), so every rank chooses alike. */
+void coll_shm_barrier_choose_releaser(struct coll_comm_state *state, const struct coll_args *a)
+{
+    state->barrier_watch = 0;
+    switch (a->kind) {
+    case COLL_BCAST:
+    case COLL_REDUCE:
+    case COLL_GATHER:
+    case COLL_GATHERV:
+    case COLL_SCATTER:
+    case COLL_SCATTERV:
+        state->barrier_releaser = a->comm->is_inter ? -1 : a->root;
+        return;
+    default:
+        state->barrier_releaser = -1;
+        return;
+    }
 }
 
 struct word_wait {
@@ -188,18 +217,21 @@ int coll_shm_barrier_run(const struct coll_args *a)
     int last = before + 1 == (uint32_t)comm->size;
     if (last) /* relaxed: ordered before the release store that lets anyone arrive again */
         atomic_store_explicit(&slot->arrived, 0, memory_order_relaxed);
-    if (core_config.coll_shm_barrier == CHOICE_LAST) {
+    int choice = core_config.coll_shm_barrier;
+    int releaser = choice == CHOICE_ROOT ? 0
+                   : choice == CHOICE_LAST ? -1 : state->barrier_releaser;
+    state->barrier_watch = 1;
+    if (releaser < 0) {
         if (last)
             release_all(comm, slot, seen);
         else
             wait_while(&slot->generation, seen);
         return MPI_SUCCESS;
     }
-    /* Rank 0 releases (auto, root): it leaves first, so the broadcast or scatter it roots
-     * next has sent its data before the others look for it. all_arrived names the barrier
-     * everyone reached (seen + 1), equal, not merely different, so that a value left from
-     * barriers run with CHOICE_LAST can never pass for this one. */
-    if (comm->rank == 0) {
+    /* One rank releases: all_arrived names the barrier everyone reached (seen + 1), equal, not
+     * merely different, so that a value left from barriers another rank released, or the last
+     * arrival did, can never pass for this one. */
+    if (comm->rank == releaser) {
         if (!last) {
             uint32_t got;
             while ((got = atomic_load_explicit(&slot->all_arrived, memory_order_acquire)) !=
@@ -210,9 +242,9 @@ int coll_shm_barrier_run(const struct coll_args *a)
         return MPI_SUCCESS;
     }
     if (last) {
-        /* release: rank 0's acquire load gathers every arrival's writes through this one */
+        /* release: the releaser's acquire load gathers every arrival's writes through this */
         atomic_store_explicit(&slot->all_arrived, seen + 1, memory_order_release);
-        wake(comm, 0);
+        wake(comm, releaser);
     }
     wait_while(&slot->generation, seen);
     return MPI_SUCCESS;

@@ -53,9 +53,10 @@ static const struct core_config_entry config_table[] = {
     {"NODEMPI_COLL_SHM_BARRIER", CONFIG_CHOICE, "auto", "auto|root|last|off",
      &core_config.coll_shm_barrier, ALL_EQUAL,
      "blocking MPI_Barrier of 3+ ranks of this job on a counter in the job segment instead of "
-     "messages (coll/shm_barrier.c); root: rank 0 releases the others once all arrived (it "
-     "leaves first), last: the last to arrive releases; auto = root when oversubscribed and "
-     "NODEMPI_COLL_BARRIER is auto"},
+     "messages (coll/shm_barrier.c): root = rank 0 releases the others once all arrived (it "
+     "leaves first), last = the last to arrive releases; auto (when oversubscribed and "
+     "NODEMPI_COLL_BARRIER is auto) = the root of the rooted collective that followed the "
+     "previous barrier releases, else the last to arrive"},
     /* Collective algorithms (src/coll/select.c): auto = the selection table decides. */
     {"NODEMPI_COLL_BARRIER", CONFIG_CHOICE, "auto", COLL_BARRIER_CHOICES,
      &core_config.coll_algorithm[0], ALL_EQUAL, "barrier algorithm (auto: by message size and ranks)"},

@@ -1,7 +1,8 @@
 /* shm_barrier.c - MPI_Barrier under contention on several communicators at once (at 3+ ranks
  * of an oversubscribed job nodempi runs it on a counter in the job segment, src/coll/
  * shm_barrier.c): no rank leaves a barrier before every rank of its communicator entered it,
- * however the ranks are delayed; more communicators than the segment has counter slots; a
+ * however the ranks are delayed and whichever rank releases (a broadcast from a varying root
+ * between some barriers makes that root the next releaser); more communicators than the segment has counter slots; a
  * rendezvous send in flight while its sender waits in a barrier. Portable MPI. */
 #include "mpitest.h"
 
@@ -68,6 +69,14 @@ static void interleaved(void)
         publish(which, ++counts[which]);
         MT_MPI(MPI_Barrier(comms[which]));
         check_all_entered(which, comms[which], counts[which]);
+        if (round % 3 == 1) {
+            /* a rooted call after the barrier: the next barrier of that communicator is
+             * released by this root (src/coll/shm_barrier.c, auto) */
+            int size, value = round;
+            MPI_Comm_size(comms[which], &size);
+            MT_MPI(MPI_Bcast(&value, 1, MPI_INT, (round / 3) % size, comms[which]));
+            MT_CHECK_INT(round, value, "broadcast between barriers");
+        }
     }
     MPI_Comm_free(&comms[1]);
     MPI_Comm_free(&comms[2]);
