@@ -120,16 +120,15 @@ int coll_pair_run(const struct coll_args *a);
 /* shm_barrier.c: blocking MPI_Barrier of an oversubscribed job on a shared counter. */
 int coll_shm_barrier_applies(const struct coll_args *a);
 int coll_shm_barrier_run(const struct coll_args *a);
-/* Note the collective that follows a shm barrier on its communicator (every entry point calls
- * this; a no-op unless a shm barrier ran last there). */
+/* The call after a shm barrier on its communicator picks who releases the next one. */
+void coll_shm_barrier_choose_releaser(struct coll_comm_state *state, const struct coll_args *a);
+/* Every blocking and nonblocking entry point calls this: a no-op unless a shm barrier was the
+ * communicator's last collective. */
 static inline void coll_shm_barrier_note_next(const struct coll_args *a)
 {
     struct coll_comm_state *state = a->comm->coll_private;
-    if (state && state->barrier_watch) {
-        void coll_shm_barrier_choose_releaser(struct coll_comm_state * state,
-                                              const struct coll_args *a);
+    if (state && state->barrier_watch)
         coll_shm_barrier_choose_releaser(state, a);
-    }
 }
 /* Rank 0 gives the communicator's slot back (called as its collective state is freed). */
 void coll_shm_barrier_release(struct core_comm *comm, struct coll_comm_state *state);
