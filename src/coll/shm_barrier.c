@@ -25,14 +25,10 @@
  * Only blocking MPI_Barrier on an intracommunicator of three or more ranks of this job takes
  * this path; nonblocking and persistent barriers stay schedules (a request cannot own a slot's
  * arrival order across other collectives). */
-#include <string.h>
-
 #include "coll/algorithms.h"
 #include "core/comm.h"
 #include "core/config.h"
-#include "core/progress.h"
 #include "core/request.h"
-#include "core/running.h"
 #include "core/state.h"
 #include "shm/segment.h"
 #include "shm/wake.h"
@@ -142,36 +138,20 @@ struct word_wait {
     uint32_t old; /* wait while the word holds this */
 };
 
-static int word_moved(struct core_request *request)
+static int word_moved(void *arg)
 {
-    struct word_wait *wait = request->state;
+    struct word_wait *wait = arg;
     /* acquire: pairs with the release store that moved the word, which follows every arrival
      * (each fetch_add is acq_rel): what any rank wrote before the barrier is visible after */
-    if (atomic_load_explicit(wait->word, memory_order_acquire) != wait->old)
-        request->complete = 1;
-    return MPI_SUCCESS;
+    return atomic_load_explicit(wait->word, memory_order_acquire) != wait->old;
 }
 
-/* Wait as any request waits: progress for the other layers meanwhile (a rank may be waiting
- * for our rendezvous before it can arrive), yield or sleep when oversubscribed. A sleeper is
- * safe: the engine re-polls this request after announcing sleep (core/progress.c), and who
- * moves the word fences before it looks for sleepers (wake below). */
+/* Progress for the other layers meanwhile (a rank may be waiting for our rendezvous before it
+ * can arrive); who moves the word fences and wakes sleepers after (wake below). */
 static void wait_while(_Atomic uint32_t *word, uint32_t old)
 {
     struct word_wait wait = {word, old};
-    struct core_request request;
-    memset(&request, 0, sizeof(request));
-    request.kind = CORE_REQUEST_GENERIC;
-    request.poll = word_moved;
-    request.state = &wait;
-    word_moved(&request);
-    if (request.complete)
-        return;
-    core_running_await(-1); /* who moves the word is not known: no spinning on one rank */
-    /* On the stack: the engine unlinks a generic request in the round it completes, and
-     * core_request_wait_complete returns only after that round. */
-    core_progress_add_generic(&request);
-    core_request_wait_complete(&request);
+    core_wait_until(word_moved, &wait);
 }
 
 /* Wake comm's rank r (all ranks but this one when r < 0) if it sleeps. */

@@ -9,6 +9,7 @@
 
 #include "core/comm.h"
 #include "core/progress.h"
+#include "core/running.h"
 #include "datatype/datatype.h"
 
 static struct core_request *free_list;
@@ -134,6 +135,36 @@ void core_request_wait_complete(struct core_request *request)
         else if (!request->complete)
             core_progress_idle(++idle);
     }
+}
+
+struct wait_closure {
+    int (*ready)(void *);
+    void *arg;
+};
+
+static int poll_ready(struct core_request *request)
+{
+    struct wait_closure *closure = request->state;
+    if (closure->ready(closure->arg))
+        request->complete = 1;
+    return MPI_SUCCESS;
+}
+
+void core_wait_until(int (*ready)(void *), void *arg)
+{
+    if (ready(arg))
+        return;
+    core_running_await(-1);
+    struct wait_closure closure = {ready, arg};
+    /* On the stack: the engine unlinks a generic request in the round it completes, and
+     * core_request_wait_complete returns only after that round. */
+    struct core_request request;
+    memset(&request, 0, sizeof(request));
+    request.kind = CORE_REQUEST_GENERIC;
+    request.poll = poll_ready;
+    request.state = &closure;
+    core_progress_add_generic(&request);
+    core_request_wait_complete(&request);
 }
 
 /* Copy out the status (MPI_ERROR is only written by the API layer for multi-request calls),

@@ -117,6 +117,13 @@ int core_request_test(struct core_request *request, int *flag, MPI_Status *statu
 
 /* Block until request->complete, progressing (no status copy, no free). */
 void core_request_wait_complete(struct core_request *request);
+
+/* Block until ready(arg) holds, progressing as a request's wait does; the waiter does not know
+ * which rank makes it true, so it never spins on one (core/running.c) and, oversubscribed,
+ * yields and sleeps. No wake-up is lost if whoever makes the condition true then issues a
+ * seq_cst fence and wakes the ranks that sleep (shm/wake.h): the engine polls the condition
+ * again after announcing sleep (core/progress.c). */
+void core_wait_until(int (*ready)(void *), void *arg);
 void core_request_finalize(void);
 
 /* Mark complete; a request the user already freed (MPI_Request_free) is released now. */

@@ -25,19 +25,6 @@
 
 /* ---- waiting and waking ------------------------------------------------------------------- */
 
-struct wait_closure {
-    int (*ready)(void *);
-    void *arg;
-};
-
-static int poll_ready(struct core_request *request)
-{
-    struct wait_closure *closure = request->state;
-    if (closure->ready(closure->arg))
-        request->complete = 1;
-    return MPI_SUCCESS;
-}
-
 void rma_wait_until(struct rma_win *win, int (*ready)(void *), void *arg)
 {
     if (ready(arg))
@@ -49,19 +36,7 @@ void rma_wait_slow(struct rma_win *win, int (*ready)(void *), void *arg)
 {
     atomic_fetch_add_explicit(&win->header->waiters, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
-    /* Whoever releases the condition is not known here: no spinning on the rank the last
-     * receive named (core/running.c); an oversubscribed waiter yields and sleeps as always. */
-    core_running_await(-1);
-    struct wait_closure closure = {ready, arg};
-    /* On the stack: the engine unlinks a generic request in the round it completes, and
-     * core_request_wait_complete returns only after that round. */
-    struct core_request request;
-    memset(&request, 0, sizeof(request));
-    request.kind = CORE_REQUEST_GENERIC;
-    request.poll = poll_ready;
-    request.state = &closure;
-    core_progress_add_generic(&request);
-    core_request_wait_complete(&request);
+    core_wait_until(ready, arg);
     atomic_fetch_sub_explicit(&win->header->waiters, 1, memory_order_relaxed);
 }
 
