@@ -11,6 +11,7 @@
 #include "coll/sched.h"
 #include "core/comm.h"
 #include "datatype/datatype.h"
+#include "shm/segment.h"
 
 typedef int coll_build_fn(struct coll_sched *s, const struct coll_args *a);
 
@@ -130,6 +131,17 @@ static inline void coll_shm_barrier_note_next(const struct coll_args *a)
     if (state && state->barrier_watch)
         coll_shm_barrier_choose_releaser(state, a);
 }
+/* The communicator's slot in the segment's table (*index, -1 when the table was full),
+ * claimed at the first call (collective: a message barrier and a broadcast). */
+int coll_shm_slot_of(struct core_comm *comm, int *index);
+/* Wait, progressing, while *word == old; make the generation seen + 1 and wake the sleepers. */
+void coll_shm_slot_wait(_Atomic uint32_t *word, uint32_t old);
+void coll_shm_slot_release(const struct core_comm *comm, struct shm_barrier_slot *slot,
+                           uint32_t seen);
+/* shm_allreduce.c: small blocking MPI_Allreduce of an oversubscribed job through a slot's
+ * cells. */
+int coll_shm_allreduce_applies(const struct coll_args *a);
+int coll_shm_allreduce_run(const struct coll_args *a);
 /* Rank 0 gives the communicator's slot back (called as its collective state is freed). */
 void coll_shm_barrier_release(struct core_comm *comm, struct coll_comm_state *state);
 

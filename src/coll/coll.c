@@ -104,6 +104,8 @@ static int run_blocking(const struct coll_args *a)
         return coll_pair_run(a);
     if (coll_shm_barrier_applies(a)) /* oversubscribed: a shared counter (shm_barrier.c) */
         return coll_shm_barrier_run(a);
+    if (coll_shm_allreduce_applies(a)) /* oversubscribed, small: the same, with data */
+        return coll_shm_allreduce_run(a);
     struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);
     if (!s)
         return MPI_ERR_NO_MEM;

@@ -148,7 +148,7 @@ static int word_moved(void *arg)
 
 /* Progress for the other layers meanwhile (a rank may be waiting for our rendezvous before it
  * can arrive); who moves the word fences and wakes sleepers after (wake below). */
-static void wait_while(_Atomic uint32_t *word, uint32_t old)
+void coll_shm_slot_wait(_Atomic uint32_t *word, uint32_t old)
 {
     struct word_wait wait = {word, old};
     core_wait_until(word_moved, &wait);
@@ -171,11 +171,25 @@ static void wake(const struct core_comm *comm, int r)
                 shm_rank_block(nodempi.segment, core_comm_peer_world_rank(comm, i)));
 }
 
-static void release_all(const struct core_comm *comm, struct shm_barrier_slot *slot,
-                        uint32_t seen)
+void coll_shm_slot_release(const struct core_comm *comm, struct shm_barrier_slot *slot,
+                           uint32_t seen)
 {
     atomic_store_explicit(&slot->generation, seen + 1, memory_order_release);
     wake(comm, -1);
+}
+
+int coll_shm_slot_of(struct core_comm *comm, int *index)
+{
+    struct coll_comm_state *state = coll_comm_state_of(comm);
+    if (!state)
+        return MPI_ERR_NO_MEM;
+    if (state->barrier_slot == SLOT_UNDECIDED) {
+        int rc = decide_slot(comm, state);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    *index = state->barrier_slot > 0 ? state->barrier_slot - 1 : -1;
+    return MPI_SUCCESS;
 }
 
 int coll_shm_barrier_run(const struct coll_args *a)
@@ -203,9 +217,9 @@ int coll_shm_barrier_run(const struct coll_args *a)
     state->barrier_watch = 1;
     if (releaser < 0) {
         if (last)
-            release_all(comm, slot, seen);
+            coll_shm_slot_release(comm, slot, seen);
         else
-            wait_while(&slot->generation, seen);
+            coll_shm_slot_wait(&slot->generation, seen);
         return MPI_SUCCESS;
     }
     /* One rank releases: all_arrived names the barrier everyone reached (seen + 1), equal, not
@@ -216,9 +230,9 @@ int coll_shm_barrier_run(const struct coll_args *a)
             uint32_t got;
             while ((got = atomic_load_explicit(&slot->all_arrived, memory_order_acquire)) !=
                    seen + 1)
-                wait_while(&slot->all_arrived, got);
+                coll_shm_slot_wait(&slot->all_arrived, got);
         }
-        release_all(comm, slot, seen);
+        coll_shm_slot_release(comm, slot, seen);
         return MPI_SUCCESS;
     }
     if (last) {
@@ -226,7 +240,7 @@ int coll_shm_barrier_run(const struct coll_args *a)
         atomic_store_explicit(&slot->all_arrived, seen + 1, memory_order_release);
         wake(comm, releaser);
     }
-    wait_while(&slot->generation, seen);
+    coll_shm_slot_wait(&slot->generation, seen);
     return MPI_SUCCESS;
 }
 

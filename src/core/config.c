@@ -57,6 +57,11 @@ static const struct core_config_entry config_table[] = {
      "leaves first), last = the last to arrive releases; auto (when oversubscribed and "
      "NODEMPI_COLL_BARRIER is auto) = the root of the rooted collective that followed the "
      "previous barrier releases, else the last to arrive"},
+    {"NODEMPI_COLL_SHM_ALLREDUCE", CONFIG_CHOICE, "auto", "auto|on|off",
+     &core_config.coll_shm_allreduce, ALL_EQUAL,
+     "blocking MPI_Allreduce of 3+ ranks of this job and up to 128 bytes of a contiguous type "
+     "through cells of the barrier slot: each rank deposits its vector, the last to arrive "
+     "reduces them (coll/shm_allreduce.c); auto = when oversubscribed"},
     /* Collective algorithms (src/coll/select.c): auto = the selection table decides. */
     {"NODEMPI_COLL_BARRIER", CONFIG_CHOICE, "auto", COLL_BARRIER_CHOICES,
      &core_config.coll_algorithm[0], ALL_EQUAL, "barrier algorithm (auto: by message size and ranks)"},

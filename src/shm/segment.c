@@ -68,6 +68,11 @@ static size_t areas_offset(int nranks, size_t ring)
     return align_up(bytes, 4096);
 }
 
+static size_t slot_cells_stride(int nranks)
+{
+    return ((size_t)nranks + 1) * SHM_SLOT_CELL;
+}
+
 size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
 {
     size_t pairs = (size_t)nranks * (size_t)nranks;
@@ -79,7 +84,8 @@ size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
     struct shm_area_layout area;
     shm_area_layout(nranks, inbox_bytes_for(nranks), &area);
     return areas_offset(nranks, ring) + (size_t)nranks * area.stride +
-           (size_t)nranks * SHM_COPY_SLOTS * sizeof(struct shm_copy_slot);
+           (size_t)nranks * SHM_COPY_SLOTS * sizeof(struct shm_copy_slot) +
+           SHM_BARRIER_SLOTS * slot_cells_stride(nranks);
 }
 
 static void format_header(struct shm_header *seg, int nranks, size_t total, size_t ring)
@@ -97,6 +103,9 @@ static void format_header(struct shm_header *seg, int nranks, size_t total, size
     seg->areas_offset = areas_offset(nranks, ring);
     seg->area_stride = area.stride;
     seg->slots_offset = seg->areas_offset + (size_t)nranks * area.stride;
+    seg->slot_cells_offset =
+        seg->slots_offset + (size_t)nranks * SHM_COPY_SLOTS * sizeof(struct shm_copy_slot);
+    seg->slot_cells_stride = slot_cells_stride(nranks);
     for (int r = 0; r < nranks; r++) {
         struct shm_rank_block *blk = shm_rank_block(seg, r);
         atomic_store_explicit(&blk->state, SHM_RANK_STARTED, memory_order_relaxed);

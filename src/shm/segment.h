@@ -16,7 +16,7 @@
 #define SHM_SEGMENT_VERSION 8u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
                                 * 4: a fastbox per pair; 5: packed fastbox records;
                                 * 6: two-slot packed records; 7: 16 fastbox cells;
-                                * 8: barrier slots */
+                                * 8: barrier slots and their cells */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -75,7 +75,18 @@ struct shm_header {
     /* Ranks asleep on their futex right now (a hint for spinners), on its own line. */
     _Alignas(SHM_CACHE_LINE) _Atomic int32_t sleepers;
     _Alignas(SHM_CACHE_LINE) struct shm_barrier_slot barrier_slots[SHM_BARRIER_SLOTS];
+    uint64_t slot_cells_offset;  /* SHM_BARRIER_SLOTS x slot_cells_stride bytes */
+    uint64_t slot_cells_stride;  /* (nranks + 1) cells of SHM_SLOT_CELL bytes */
 };
+
+/* A slot's data cells (coll/shm_allreduce.c): one per rank of the communicator for its
+ * contribution, and one (index = the communicator's size) for the result. */
+enum { SHM_SLOT_CELL = 128 };
+static inline char *shm_slot_cell(struct shm_header *seg, int slot, int index)
+{
+    return (char *)seg + seg->slot_cells_offset + (size_t)slot * seg->slot_cells_stride +
+           (size_t)index * SHM_SLOT_CELL;
+}
 
 /* A copy slot: the work counters of one large message that sender and receiver copy together
  * (p2p/split.c). Owned by the sending rank, which hands it out with an RTS and takes it back at

@@ -1,0 +1,115 @@
+/* shm_allreduce.c - small MPI_Allreduce calls back to back under contention (at 3+ ranks of
+ * an oversubscribed job nodempi reduces them in shared cells, src/coll/shm_allreduce.c):
+ * a non-commutative user op must combine in rank order, every round's values differ (a rank
+ * that read a stale result or a cell of the next call would see it), MPI_IN_PLACE, sizes on
+ * both sides of the 128-byte cell, interleaved with barriers and with calls on a duplicate.
+ * Portable MPI. */
+#include "mpitest.h"
+
+#include <sched.h>
+
+enum { ROUNDS = 2000 };
+
+/* An affine map x -> a x + b (mod 2^32); composition is associative, not commutative. */
+typedef struct {
+    uint32_t a, b;
+} affine;
+
+static affine compose(affine f, affine g) /* f after g */
+{
+    affine h = {f.a * g.a, f.a * g.b + f.b};
+    return h;
+}
+
+/* inout = in op inout, MPI's order: rank order c0 op c1 op ... comes out when op(x, y) = x o y */
+static void compose_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    affine *x = in, *y = inout;
+    for (int i = 0; i < *len; i++)
+        y[i] = compose(x[i], y[i]);
+}
+
+static affine contribution(int rank, int round, int i)
+{
+    affine f = {(uint32_t)mt_mix((uint64_t)round * 131 + (uint64_t)i, (uint64_t)rank) | 1,
+                (uint32_t)mt_mix((uint64_t)round, (uint64_t)rank * 7 + (uint64_t)i)};
+    return f;
+}
+
+static void dawdle(int round)
+{
+    uint64_t x = mt_mix((uint64_t)round, (uint64_t)mt_rank + 1000);
+    if (x % 5 == 0)
+        sched_yield();
+    else if (x % 11 == 0)
+        for (volatile int i = 0; i < 3000; i++)
+            ;
+}
+
+static void check_affine(MPI_Comm comm, MPI_Op op, MPI_Datatype pair, int count, int round,
+                         int in_place)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    affine mine[32], got[32];
+    for (int i = 0; i < count; i++)
+        mine[i] = got[i] = contribution(rank, round, i);
+    if (in_place)
+        MT_MPI(MPI_Allreduce(MPI_IN_PLACE, got, count, pair, op, comm));
+    else
+        MT_MPI(MPI_Allreduce(mine, got, count, pair, op, comm));
+    for (int i = 0; i < count; i++) {
+        affine want = contribution(0, round, i);
+        for (int r = 1; r < size; r++)
+            want = compose(want, contribution(r, round, i));
+        if (got[i].a != want.a || got[i].b != want.b) {
+            mt_fail(__FILE__, __LINE__, "round %d count %d [%d]: (%u, %u), want (%u, %u)", round,
+                    count, i, got[i].a, got[i].b, want.a, want.b);
+            return;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv);
+    MPI_Datatype pair;
+    MT_MPI(MPI_Type_contiguous(2, MPI_UINT32_T, &pair));
+    MT_MPI(MPI_Type_commit(&pair));
+    MPI_Op op;
+    MT_MPI(MPI_Op_create(compose_fn, 0, &op));
+    MPI_Comm dup;
+    MT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    for (int round = 0; round < ROUNDS && !mt_errors; round++) {
+        dawdle(round);
+        int count = 1 + (int)(mt_mix((uint64_t)round, 5) % 17); /* 8-136 bytes */
+        MPI_Comm comm = round % 4 == 3 ? dup : MPI_COMM_WORLD;
+        check_affine(comm, op, pair, count, round, round % 3 == 0);
+        if (round % 7 == 0)
+            MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
+        /* a predefined op on doubles: 1-16 of them, the sum is exact */
+        double x[16], s[16];
+        int n = 1 + round % 16;
+        for (int i = 0; i < n; i++)
+            x[i] = (double)(mt_rank + 1) * (round + i);
+        MT_MPI(MPI_Allreduce(x, s, n, MPI_DOUBLE, MPI_SUM, comm));
+        for (int i = 0; i < n; i++)
+            if (s[i] != (double)mt_size * (mt_size + 1) / 2 * (round + i)) {
+                mt_fail(__FILE__, __LINE__, "round %d sum [%d] = %g", round, i, s[i]);
+                break;
+            }
+        /* MPI_MAXLOC on a pair type with padding (not contiguous: the schedule) */
+        struct {
+            double v;
+            int i;
+        } in = {(double)((mt_rank + round) % mt_size), mt_rank}, out;
+        MT_MPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+        MT_CHECK(out.v == mt_size - 1, "round %d maxloc value %g", round, out.v);
+    }
+    MPI_Comm_free(&dup);
+    MPI_Op_free(&op);
+    MPI_Type_free(&pair);
+    return mt_finish();
+}
