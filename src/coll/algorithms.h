@@ -138,10 +138,15 @@ int coll_shm_slot_of(struct core_comm *comm, int *index);
 void coll_shm_slot_wait(_Atomic uint32_t *word, uint32_t old);
 void coll_shm_slot_release(const struct core_comm *comm, struct shm_barrier_slot *slot,
                            uint32_t seen);
-/* shm_allreduce.c: small blocking MPI_Allreduce of an oversubscribed job through a slot's
- * cells. */
+/* shm_allreduce.c, shm_allgather.c: small blocking MPI_Allreduce / MPI_Allgather of an
+ * oversubscribed job through a slot's cells. */
 int coll_shm_allreduce_applies(const struct coll_args *a);
 int coll_shm_allreduce_run(const struct coll_args *a);
+int coll_shm_allgather_applies(const struct coll_args *a);
+int coll_shm_allgather_run(const struct coll_args *a);
+/* coll.c: a blocking collective as its selection table's schedule (what those fall back to
+ * when the slot table is full). */
+int coll_run_schedule(const struct coll_args *a);
 /* Rank 0 gives the communicator's slot back (called as its collective state is freed). */
 void coll_shm_barrier_release(struct core_comm *comm, struct coll_comm_state *state);
 

@@ -106,6 +106,13 @@ static int run_blocking(const struct coll_args *a)
         return coll_shm_barrier_run(a);
     if (coll_shm_allreduce_applies(a)) /* oversubscribed, small: the same, with data */
         return coll_shm_allreduce_run(a);
+    if (coll_shm_allgather_applies(a))
+        return coll_shm_allgather_run(a);
+    return coll_run_schedule(a);
+}
+
+int coll_run_schedule(const struct coll_args *a)
+{
     struct coll_sched *s = coll_sched_get(a->comm, a->kind, COLL_FORM_BLOCKING);
     if (!s)
         return MPI_ERR_NO_MEM;

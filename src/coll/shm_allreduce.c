@@ -9,9 +9,11 @@
  * contiguous type, any op (user ops too: the order is c0 op (c1 op (... op c(p-1))), which
  * associativity makes the rank-order reduction MPI asks for).
  *
- * One set of cells serves every call: a rank writes its cell for call k + 1 only after k's
- * release, which the last arrival of k gives after reading the cells; and the result of k + 1
- * is written only once every rank arrived at k + 1, that is, after each copied k's result. */
+ * Calls use the slot's two sets of cells by the parity of the generation they start at, as
+ * every call through the slot does (shm_allgather.c says why an allgather needs it; here it
+ * keeps an allreduce from writing cells a preceding allgather's ranks still read). Within
+ * allreduces alone one set would do: the next call's cells are written after the release,
+ * which follows the reduction's reads, and its result once every rank arrived again. */
 #include <string.h>
 
 #include "coll/algorithms.h"
@@ -44,35 +46,26 @@ int coll_shm_allreduce_run(const struct coll_args *a)
     int rc = coll_shm_slot_of(comm, &index);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (index < 0) { /* the table was full: the schedule */
-        struct coll_sched *s = coll_sched_get(comm, a->kind, COLL_FORM_BLOCKING);
-        if (!s)
-            return MPI_ERR_NO_MEM;
-        rc = coll_build(s, a);
-        if (rc == MPI_SUCCESS)
-            rc = s->build_error;
-        if (rc == MPI_SUCCESS)
-            rc = coll_sched_run(s);
-        coll_sched_put(s);
-        return rc;
-    }
+    if (index < 0) /* the table was full */
+        return coll_run_schedule(a);
     struct shm_header *seg = nodempi.segment;
     struct shm_barrier_slot *slot = &seg->barrier_slots[index];
     size_t bytes = (size_t)coll_bytes_of(a->count, a->type);
     /* relaxed: as in the barrier, this rank saw the generation's last move */
     uint32_t seen = atomic_load_explicit(&slot->generation, memory_order_relaxed);
+    unsigned set = seen & 1; /* the set this call's generation owns (a shared rule, below) */
     const void *mine = coll_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
-    memcpy(shm_slot_cell(seg, index, comm->rank), mine, bytes);
+    memcpy(shm_slot_cell(seg, index, set, comm->rank), mine, bytes);
     /* acq_rel: release publishes the cell to the last arrival; acquire (in the last arrival)
      * gathers every earlier arrival's cell */
     uint32_t before = atomic_fetch_add_explicit(&slot->arrived, 1, memory_order_acq_rel);
-    char *result = shm_slot_cell(seg, index, comm->size);
+    char *result = shm_slot_cell(seg, index, set, comm->size);
     if (before + 1 == (uint32_t)comm->size) {
         /* relaxed: ordered before the generation's release store */
         atomic_store_explicit(&slot->arrived, 0, memory_order_relaxed);
-        memcpy(result, shm_slot_cell(seg, index, comm->size - 1), bytes);
+        memcpy(result, shm_slot_cell(seg, index, set, comm->size - 1), bytes);
         for (int r = comm->size - 2; r >= 0 && rc == MPI_SUCCESS; r--)
-            rc = coll_op_apply(a->op, shm_slot_cell(seg, index, r), result, a->count,
+            rc = coll_op_apply(a->op, shm_slot_cell(seg, index, set, r), result, a->count,
                                a->type);
         coll_shm_slot_release(comm, slot, seen); /* release: the result goes with it */
     } else {

@@ -70,7 +70,7 @@ static size_t areas_offset(int nranks, size_t ring)
 
 static size_t slot_cells_stride(int nranks)
 {
-    return ((size_t)nranks + 1) * SHM_SLOT_CELL;
+    return 2 * ((size_t)nranks + 1) * SHM_SLOT_CELL;
 }
 
 size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)

@@ -76,16 +76,16 @@ struct shm_header {
     _Alignas(SHM_CACHE_LINE) _Atomic int32_t sleepers;
     _Alignas(SHM_CACHE_LINE) struct shm_barrier_slot barrier_slots[SHM_BARRIER_SLOTS];
     uint64_t slot_cells_offset;  /* SHM_BARRIER_SLOTS x slot_cells_stride bytes */
-    uint64_t slot_cells_stride;  /* (nranks + 1) cells of SHM_SLOT_CELL bytes */
+    uint64_t slot_cells_stride;  /* 2 sets x (nranks + 1) cells of SHM_SLOT_CELL bytes */
 };
 
-/* A slot's data cells (coll/shm_allreduce.c): one per rank of the communicator for its
- * contribution, and one (index = the communicator's size) for the result. */
+/* A slot's data cells (coll/shm_allreduce.c, shm_allgather.c): two sets, each one cell per
+ * rank of the communicator and one more (index = the communicator's size) for a result. */
 enum { SHM_SLOT_CELL = 128 };
-static inline char *shm_slot_cell(struct shm_header *seg, int slot, int index)
+static inline char *shm_slot_cell(struct shm_header *seg, int slot, unsigned set, int index)
 {
     return (char *)seg + seg->slot_cells_offset + (size_t)slot * seg->slot_cells_stride +
-           (size_t)index * SHM_SLOT_CELL;
+           ((size_t)set * (seg->nranks + 1) + (size_t)index) * SHM_SLOT_CELL;
 }
 
 /* A copy slot: the work counters of one large message that sender and receiver copy together

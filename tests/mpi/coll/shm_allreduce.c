@@ -1,5 +1,8 @@
-/* shm_allreduce.c - small MPI_Allreduce calls back to back under contention (at 3+ ranks of
- * an oversubscribed job nodempi reduces them in shared cells, src/coll/shm_allreduce.c):
+/* shm_allreduce.c - small MPI_Allreduce and MPI_Allgather calls back to back under contention
+ * (at 3+ ranks of an oversubscribed job nodempi passes them through shared cells,
+ * src/coll/shm_allreduce.c, shm_allgather.c): an allgather right after an allreduce and the
+ * other way round (they must not write cells the other's ranks still read), blocks received
+ * through a strided type on some ranks (they travel packed),
  * a non-commutative user op must combine in rank order, every round's values differ (a rank
  * that read a stale result or a cell of the next call would see it), MPI_IN_PLACE, sizes on
  * both sides of the 128-byte cell, interleaved with barriers and with calls on a duplicate.
@@ -72,6 +75,56 @@ static void check_affine(MPI_Comm comm, MPI_Op op, MPI_Datatype pair, int count,
     }
 }
 
+static int block_value(int rank, int round, int i)
+{
+    return (int)(mt_mix((uint64_t)round * 977 + (uint64_t)i, (uint64_t)rank) & 0x7fffffff);
+}
+
+/* MPI_Allgather of k ints (4-160 bytes: across the 128-byte cell) right after an allreduce on
+ * the same communicator; odd ranks receive through a strided type of the same signature, so
+ * the blocks must travel packed; every third round in place. */
+static void check_allgather(MPI_Comm comm, int round)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int k = 1 + (int)(mt_mix((uint64_t)round, 17) % 40);
+    int strided = rank % 2 == 1;
+    MPI_Datatype vec;
+    MT_MPI(MPI_Type_vector(k, 1, 2, MPI_INT, &vec));
+    MT_MPI(MPI_Type_commit(&vec));
+    int stride = strided ? 2 * k - 1 : k; /* ints per received block */
+    int *buf = mt_malloc(sizeof(int) * (size_t)(size * stride + 1));
+    for (int i = 0; i < size * stride + 1; i++)
+        buf[i] = -1;
+    int mine[40];
+    for (int i = 0; i < k; i++)
+        mine[i] = block_value(rank, round, i);
+    int in_place = round % 3 == 2;
+    if (in_place)
+        for (int i = 0; i < k; i++)
+            buf[rank * stride + (strided ? 2 * i : i)] = mine[i];
+    MT_MPI(MPI_Allgather(in_place ? MPI_IN_PLACE : mine, k, MPI_INT, buf, strided ? 1 : k,
+                         strided ? vec : MPI_INT, comm));
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < k; i++) {
+            int got = buf[r * stride + (strided ? 2 * i : i)];
+            if (got != block_value(r, round, i)) {
+                mt_fail(__FILE__, __LINE__, "round %d allgather block %d [%d] = %d, want %d",
+                        round, r, i, got, block_value(r, round, i));
+                r = size;
+                break;
+            }
+            if (strided && i + 1 < k && buf[r * stride + 2 * i + 1] != -1) {
+                mt_fail(__FILE__, __LINE__, "round %d allgather wrote a gap", round);
+                r = size;
+                break;
+            }
+        }
+    free(buf);
+    MPI_Type_free(&vec);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -87,6 +140,7 @@ int main(int argc, char **argv)
         int count = 1 + (int)(mt_mix((uint64_t)round, 5) % 17); /* 8-136 bytes */
         MPI_Comm comm = round % 4 == 3 ? dup : MPI_COMM_WORLD;
         check_affine(comm, op, pair, count, round, round % 3 == 0);
+        check_allgather(comm, round);
         if (round % 7 == 0)
             MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
         /* a predefined op on doubles: 1-16 of them, the sum is exact */
