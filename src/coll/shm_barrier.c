@@ -16,9 +16,9 @@
  * ranks on 2 cores: docs/benchmarks.md, "Session 14".
  *
  * The counter is a slot of the segment's table (shm/segment.h) that the communicator claims at
- * its first barrier here: rank 0 takes a free slot with a CAS and broadcasts its index after a
- * message barrier, so all ranks agree (a full table means message barriers for that
- * communicator, forever). Rank 0 frees the slot when it frees the communicator: every other
+ * its first call here or through the slot's cells (shm_allreduce.c, shm_allgather.c): rank 0
+ * takes a free slot with a CAS and broadcasts its index after a message barrier, so all ranks
+ * agree (a full table means the selection table's schedules for that communicator, forever). Rank 0 frees the slot when it frees the communicator: every other
  * rank has arrived at the last barrier by then and only waits to see a generation that has
  * already moved, which no later owner moves back.
  *
