@@ -138,6 +138,20 @@ int coll_shm_slot_of(struct core_comm *comm, int *index);
 void coll_shm_slot_wait(_Atomic uint32_t *word, uint32_t old);
 void coll_shm_slot_release(const struct core_comm *comm, struct shm_barrier_slot *slot,
                            uint32_t seen);
+/* shm_call.c: a call through the communicator's slot. The slot's data paths apply to blocking
+ * calls of bytes per rank that every member agrees on, up to a cell; open finds the slot
+ * (slot NULL: the table was full, run the schedule) and the generation and cell set the call
+ * starts at; arrive counts this rank in and says whether it was the last. */
+struct coll_shm_call {
+    struct shm_header *seg;
+    int index;
+    struct shm_barrier_slot *slot;
+    uint32_t seen;
+    unsigned set;
+};
+int coll_shm_cells_usable(const struct coll_args *a, MPI_Count bytes);
+int coll_shm_call_open(struct core_comm *comm, struct coll_shm_call *call);
+int coll_shm_call_arrive(const struct core_comm *comm, const struct coll_shm_call *call);
 /* shm_allreduce.c, shm_allgather.c: small blocking MPI_Allreduce / MPI_Allgather of an
  * oversubscribed job through a slot's cells. */
 int coll_shm_allreduce_applies(const struct coll_args *a);

@@ -200,17 +200,13 @@ int coll_shm_barrier_run(const struct coll_args *a)
         return decide_slot(comm, state);
     if (state->barrier_slot == SLOT_NONE)
         return run_message_barrier(comm, coll_build); /* what the selection table says */
-    struct shm_barrier_slot *slot = &nodempi.segment->barrier_slots[state->barrier_slot - 1];
-    /* relaxed: the generation cannot move before this rank arrives, and this rank saw the last
-     * move (it made it or waited for it), so this is the current one; the fetch_add below
-     * keeps the load before it */
-    uint32_t seen = atomic_load_explicit(&slot->generation, memory_order_relaxed);
-    /* acq_rel: release publishes this rank's writes to the last arrival; acquire (in the
-     * last arrival) gathers every earlier arrival's */
-    uint32_t before = atomic_fetch_add_explicit(&slot->arrived, 1, memory_order_acq_rel);
-    int last = before + 1 == (uint32_t)comm->size;
-    if (last) /* relaxed: ordered before the release store that lets anyone arrive again */
-        atomic_store_explicit(&slot->arrived, 0, memory_order_relaxed);
+    struct coll_shm_call call = {0};
+    int rc = coll_shm_call_open(comm, &call);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    struct shm_barrier_slot *slot = call.slot;
+    uint32_t seen = call.seen;
+    int last = coll_shm_call_arrive(comm, &call);
     int choice = core_config.coll_shm_barrier;
     int releaser = choice == CHOICE_ROOT ? 0
                    : choice == CHOICE_LAST ? -1 : state->barrier_releaser;
