@@ -50,6 +50,11 @@ MECHANISMS = [
      "latency", ["-s", "1,8,32"], 2, {"NODEMPI_FASTBOX_PACK": "off"}, None),
     ("single_copy", "CMA single copy (rendezvous pull) vs pipelined copy through the ring",
      "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SINGLE_COPY": "none"}, None),
+    ("shared_heap", "large malloc'd buffers in the shared heap, copied with memcpy through "
+     "the peer's mapping (src/shm/heap.c) vs process_vm_readv/writev",
+     "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SHARED_HEAP": "off"}, None),
+    ("shared_heap_lat", "shared heap, ping-pong",
+     "latency", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_SHARED_HEAP": "off"}, None),
     ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",
      "bw", ["-s", "64K,256K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
     ("split_copy_lat", "split copy, ping-pong",

@@ -131,6 +131,13 @@ static const struct core_config_entry config_table[] = {
      "single-copy messages of at least NODEMPI_SPLIT_COPY_MIN are copied by both sides at once "
      "(the sender writes chunks with process_vm_writev while the receiver reads others): auto "
      "= when every rank has a core of its own"},
+    {"NODEMPI_SHARED_HEAP", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.shared_heap,
+     AT_INIT,
+     "blocks of 128 KiB or more that a rank of a multi-rank job gets from malloc, calloc, "
+     "realloc or posix_memalign live in a memfd the other ranks map, so messages and one-sided "
+     "operations on them copy with memcpy instead of process_vm_readv/writev: auto = on = "
+     "when the program calls the library's malloc (not under a sanitizer, nor when loaded with "
+     "dlopen); read when the library is loaded"},
     {"NODEMPI_SPLIT_COPY_MIN", CONFIG_SIZE, "64k", NULL, &core_config.split_copy_min, LOCAL,
      "smallest message the sender helps to copy"},
     {"NODEMPI_COPY_ADAPT", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.copy_adapt, AT_INIT,

@@ -31,6 +31,7 @@ struct core_config {
     int copy_adapt;           /* enum core_switch: NODEMPI_COPY_ADAPT (p2p/adapt.c) */
     enum core_switch stream_copy;      /* streaming stores for ring data */
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */
+    enum core_switch shared_heap;      /* large malloc blocks in a memfd peers map (shm/heap.c) */
     enum core_switch spin_while_running; /* oversubscribed: spin while the awaited rank runs */
     int coll_shm_barrier;     /* MPI_Barrier on a shared counter: auto|root|last|off */
     enum core_switch coll_shm_allreduce; /* small MPI_Allreduce through the slot's cells */

@@ -31,6 +31,7 @@
 #include "core/progress.h"
 #include "core/state.h"
 #include "datatype/datatype.h"
+#include "shm/heap.h"
 #include "shm/segment.h"
 
 static struct core_comm *parent_comm;
@@ -302,6 +303,7 @@ static int launch(int count, char **commands, char ***argvs, const int *maxprocs
         cpu_set_t cpus;
         launcher_cpus(&cpus);
         pid_t self = getpid();
+        shm_heap_next_fork_execs(); /* the child only execs the launcher */
         pid = fork();
         if (pid == 0)
             exec_launcher(w.v, self, &cpus);

@@ -22,6 +22,7 @@
 #include "core/thread.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
+#include "shm/heap.h"
 #include "shm/segment.h"
 
 struct nodempi_state nodempi;
@@ -69,6 +70,8 @@ static int attach_job(void)
         return MPI_ERR_OTHER;
     }
     struct shm_rank_block *me = shm_rank_block(nodempi.segment, nodempi.world_rank);
+    shm_heap_publish(nodempi.segment, nodempi.world_rank);
+    shm_heap_peers_attach(nodempi.segment);
     atomic_store_explicit(&me->pid, (int32_t)nodempi.pid, memory_order_relaxed);
     atomic_store_explicit(&me->state, SHM_RANK_INITIALIZED, memory_order_release);
     return MPI_SUCCESS;

@@ -13,10 +13,10 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 8u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
+#define SHM_SEGMENT_VERSION 9u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
                                 * 4: a fastbox per pair; 5: packed fastbox records;
                                 * 6: two-slot packed records; 7: 16 fastbox cells;
-                                * 8: barrier slots and their cells */
+                                * 8: barrier slots and their cells; 9: shared heaps */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -35,7 +35,13 @@ struct shm_rank_block {
     _Atomic int32_t state;      /* enum shm_rank_state */
     _Atomic int32_t abort_code;
     int32_t core;               /* core the launcher bound the rank to, -1 if unbound */
-    char pad0[SHM_CACHE_LINE - 16];
+    /* The rank's shared heap (shm/heap.h): its memfd's descriptor number in the rank and the
+     * reservation's address and size there; valid once heap_published is 1. */
+    int32_t heap_fd;
+    _Atomic uint32_t heap_published;
+    uint64_t heap_base;
+    uint64_t heap_bytes;
+    char pad0[SHM_CACHE_LINE - 40];
     _Atomic uint32_t wake_word; /* futex: bumped by a sender that wants this rank awake */
     _Atomic uint32_t sleeping;  /* 1 while the rank is (about to be) asleep on wake_word */
     char pad1[SHM_CACHE_LINE - 8];
