@@ -139,8 +139,12 @@ EXPORTED void *memalign(size_t align, size_t bytes)
  * then the heap would never see a block, and is not created. */
 static int malloc_is_ours(void)
 {
-    void *winner = dlsym(RTLD_DEFAULT, "malloc");
-    return winner == (void *)(uintptr_t)&malloc;
+    /* &malloc here would go through the GOT to whichever malloc won: compare the objects
+     * instead (the winner's and this function's) */
+    Dl_info winner, self;
+    void *found = dlsym(RTLD_DEFAULT, "malloc");
+    return found && dladdr(found, &winner) && dladdr((void *)(uintptr_t)&malloc_is_ours, &self) &&
+           winner.dli_fbase == self.dli_fbase;
 }
 
 __attribute__((constructor)) static void heap_malloc_start(void)
