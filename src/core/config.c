@@ -241,9 +241,9 @@ int core_config_load(void)
         apply(e, e->default_value);
         const char *text = getenv(e->name);
         if (text && *text && apply(e, text) != 0) {
-            fprintf(stderr, "nodempi: MPI_Init: invalid value '%s' for %s%s%s; using %s\n",
+            fprintf(stderr, "nodempi: MPI_Init: invalid value '%s' for %s%s%s%s; using %s\n",
                     text, e->name, e->choices ? " (expected " : "",
-                    e->choices ? e->choices : "", e->default_value);
+                    e->choices ? e->choices : "", e->choices ? ")" : "", e->default_value);
             apply(e, e->default_value);
             rc = MPI_ERR_ARG;
         }

@@ -1,10 +1,13 @@
 /* test_config.c - unit test of src/core/config.c as the MPI_T control variables use it: the
  * table is exposed whole, core_config_set takes sizes, unsigned values and choice indices (and
  * refuses an index outside the choices), a written entry counts as explicitly set, and
- * core_config_load_once keeps tool writes where core_config_load starts afresh. */
+ * core_config_load_once keeps tool writes where core_config_load starts afresh, and an invalid
+ * environment value is reported on stderr with its choices in closed parentheses (the message
+ * lacked the ")" until a session that ran Boost.MPI's tests under each NODEMPI_QUEUE). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/config.h"
 
@@ -19,6 +22,34 @@ static int failures;
             fputc('\n', stderr);                                                               \
         }                                                                                      \
     } while (0)
+
+/* The message core_config_load prints for NODEMPI_QUEUE=rings (not a design name), read back from
+ * a temporary file standing in for stderr. */
+static void check_invalid_value_message(void)
+{
+    FILE *capture = tmpfile();
+    CHECK(capture != NULL, "tmpfile");
+    if (!capture)
+        return;
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    dup2(fileno(capture), STDERR_FILENO);
+    setenv("NODEMPI_QUEUE", "rings", 1);
+    int rc = core_config_load();
+    unsetenv("NODEMPI_QUEUE");
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    char line[256] = "";
+    rewind(capture);
+    if (!fgets(line, sizeof(line), capture))
+        line[0] = '\0';
+    fclose(capture);
+    CHECK(rc != 0, "an invalid value fails the load");
+    CHECK(strcmp(line, "nodempi: MPI_Init: invalid value 'rings' for NODEMPI_QUEUE (expected "
+                       "auto|pair|orq|cor|hybrid); using auto\n") == 0,
+          "message: %s", line);
+}
 
 static const struct core_config_entry *entry(const char *name)
 {
@@ -76,6 +107,7 @@ int main(void)
     CHECK(core_config_load() == 0 && core_config.eager_limit == 4096 &&
               !core_config_is_set("NODEMPI_CMA_THRESHOLD"),
           "load starts afresh");
+    check_invalid_value_message();
     if (failures == 0)
         printf("test_config: ok\n");
     return failures ? 1 : 0;
