@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "shm/segment.h"
@@ -133,6 +134,10 @@ void shm_heap_create(void)
 {
     const char *setting = getenv("NODEMPI_SHARED_HEAP");
     if (setting && strcmp(setting, "off") == 0)
+        return;
+    /* Under an address-space limit the reservation would take the program's own room. */
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
         return;
     int fd = memfd_create("nodempi-heap", MFD_CLOEXEC);
     if (fd < 0)
