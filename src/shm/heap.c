@@ -236,7 +236,7 @@ void *shm_heap_alloc(size_t bytes, size_t align, int zeroed)
 {
     if (align < PAGE)
         align = PAGE;
-    if (bytes > shm_heap_bytes)
+    if (bytes > shm_heap_bytes || align > shm_heap_bytes)
         return NULL;
     /* a header page, then the user's bytes at the first aligned address after it */
     size_t pages = (PAGE + (align - PAGE) + bytes + PAGE - 1) / PAGE;
