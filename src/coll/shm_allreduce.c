@@ -4,10 +4,15 @@
  * Oversubscribed, recursive doubling costs log2 p rounds, each waiting for a partner to be
  * scheduled; the reduction itself is a few nanoseconds. Here every rank copies its vector
  * into its cell, adds itself to the slot's counter and waits for the generation to move; the
- * last to arrive reduces the p cells, in rank order, into the result cell and moves it. Each
- * rank copies the result out when it next runs. Up to SHM_SLOT_CELL (128) bytes of a
- * contiguous type, any op (user ops too: the order is c0 op (c1 op (... op c(p-1))), which
- * associativity makes the rank-order reduction MPI asks for).
+ * last to arrive reduces the p cells and moves it. Each rank copies the result out when it
+ * next runs. Up to SHM_SLOT_CELL (128) bytes of a contiguous type, any op.
+ *
+ * The cells are combined in the tree recursive doubling (allreduce.c) builds, lower block op
+ * higher block: floating-point sums then come out bitwise as they do when the job is not
+ * oversubscribed, and as Open MPI's and MPICH's small allreduces give them. A rank-order fold
+ * c0 op (c1 op (... op c(p-1))) is as valid for MPI but rounds differently; hypre's FSAI
+ * tests (TEST_ij/fsai, 4 ranks) amplified that over 126-184 PCG iterations into final
+ * residuals 3e-2 (relative) off hypre's reference numbers (docs/external-tests.md).
  *
  * Calls use the slot's two sets of cells by the parity of the generation they start at, as
  * every call through the slot does (shm_allgather.c says why an allgather needs it; here it
@@ -26,6 +31,38 @@ int coll_shm_allreduce_applies(const struct coll_args *a)
            a->type->true_lb == 0 && coll_shm_cells_usable(a, coll_bytes_of(a->count, a->type));
 }
 
+/* The leaf of recursive doubling's tree that folded rank newrank stands for (allreduce.c's
+ * unfold): the first rem leaves hold an even-odd pair, stored in the odd rank's cell. */
+static int leaf_cell(int newrank, int rem)
+{
+    return newrank < rem ? 2 * newrank + 1 : newrank + rem;
+}
+
+/* Reduce the p cells in place in recursive doubling's tree: fold the first 2*rem cells in
+ * pairs, then combine blocks of 1, 2, 4, ... leaves, each block's value kept in the cell of its
+ * last leaf (in op inout = lower op higher). The whole lands in cell p-1. Only the last rank to
+ * arrive runs this, before the release, so no rank reads the cells meanwhile. */
+static int reduce_cells_as_recursive_doubling(const struct coll_args *a,
+                                              const struct coll_shm_call *call)
+{
+    int size = a->comm->size, pof2 = coll_pof2_floor(size), rem = size - pof2;
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < rem && rc == MPI_SUCCESS; j++)
+        rc = coll_op_apply(a->op, shm_slot_cell(call->seg, call->index, call->set, 2 * j),
+                           shm_slot_cell(call->seg, call->index, call->set, 2 * j + 1), a->count,
+                           a->type);
+    for (int width = 1; width < pof2; width *= 2) {
+        for (int j = 0; j < pof2 && rc == MPI_SUCCESS; j += 2 * width) {
+            void *lower = shm_slot_cell(call->seg, call->index, call->set,
+                                        leaf_cell(j + width - 1, rem));
+            void *higher = shm_slot_cell(call->seg, call->index, call->set,
+                                         leaf_cell(j + 2 * width - 1, rem));
+            rc = coll_op_apply(a->op, lower, higher, a->count, a->type);
+        }
+    }
+    return rc;
+}
+
 int coll_shm_allreduce_run(const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
@@ -40,10 +77,8 @@ int coll_shm_allreduce_run(const struct coll_args *a)
     memcpy(shm_slot_cell(call.seg, call.index, call.set, comm->rank), mine, bytes);
     char *result = shm_slot_cell(call.seg, call.index, call.set, comm->size);
     if (coll_shm_call_arrive(comm, &call)) {
+        rc = reduce_cells_as_recursive_doubling(a, &call);
         memcpy(result, shm_slot_cell(call.seg, call.index, call.set, comm->size - 1), bytes);
-        for (int r = comm->size - 2; r >= 0 && rc == MPI_SUCCESS; r--)
-            rc = coll_op_apply(a->op, shm_slot_cell(call.seg, call.index, call.set, r), result,
-                               a->count, a->type);
         coll_shm_slot_release(comm, call.slot, call.seen); /* release: the result goes with it */
     } else {
         coll_shm_slot_wait(&call.slot->generation, call.seen);
