@@ -69,29 +69,9 @@ mpirun_of() {
     esac
 }
 
-# fetch PKG: unpack PKG's upstream tarball from Debian's archive into $work/src and print the
-# directory (as tests/external/debian-apps.sh does; Debian's patches are not applied).
-fetch() {
-    local pkg=$1 tarball dir
-    mkdir -p "$work/src"
-    if ! ls "$work/src/${pkg}_"*.orig.tar.* > /dev/null 2>&1; then
-        if ! apt-get source --download-only --print-uris "$pkg" > /dev/null 2>&1; then
-            cat > /etc/apt/sources.list.d/nodempi-deb-src.sources <<'EOF2'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF2
-            apt-get update -q > /dev/null
-        fi
-        (cd "$work/src" && apt-get source --download-only "$pkg" > "$work/src/$pkg.fetch.log" 2>&1)
-    fi
-    tarball=$(ls "$work/src/${pkg}_"*.orig.tar.* | head -1)
-    dir=$work/src/$(tar -tf "$tarball" | head -1 | cut -d/ -f1)
-    [ -d "$dir" ] || tar -xf "$tarball" -C "$work/src"
-    echo "$dir"
-}
+# fetch PKG: the upstream source of Debian 12 package PKG, unpacked under $work/src.
+. "$(dirname "$0")/debian-source.sh"
+fetch() { debian_source_fetch "$@"; }
 
 # record PROGRAM TEST MPI RANKS STATUS SECONDS
 record() {
