@@ -114,22 +114,14 @@ mpirun_of() {
     esac
 }
 
+. "$(dirname "$0")/debian-source.sh"
+
 # fetch: unpack Boost 1.81's upstream tarball from Debian's archive into $work/boost.
 fetch() {
     mkdir -p "$work"
     [ -d "$work/boost/libs/mpi" ] && return 0
     if ! ls "$work"/boost1.81_*.orig.tar.* > /dev/null 2>&1; then
-        if ! apt-get source --download-only --print-uris boost1.81 > /dev/null 2>&1; then
-            # No deb-src entry yet: Debian 12's (as tests/external/debian-apps.sh does).
-            cat > /etc/apt/sources.list.d/nodempi-deb-src.sources <<'EOF2'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOF2
-            apt-get update -q > /dev/null
-        fi
+        debian_source_enable boost1.81
         (cd "$work" && apt-get source --download-only boost1.81 > "$work/fetch.log" 2>&1)
     fi
     tar -xf "$(ls "$work"/boost1.81_*.orig.tar.* | head -1)" -C "$work"
