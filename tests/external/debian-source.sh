@@ -19,7 +19,8 @@ EOF2
 
 # debian_source_fetch PKG: unpack PKG's upstream tarball from Debian's archive into $work/src
 # and print the directory. Debian's own patches are not applied: the programs are run as their
-# authors wrote them (the mirror here sometimes lacks the .debian.tar, which apt-get then reports as an error).
+# authors wrote them (the mirror here sometimes lacks the .debian.tar, which apt-get then reports
+# as an error).
 debian_source_fetch() {
     local pkg=$1 tarball dir
     mkdir -p "$work/src"
