@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     nb_init(&argc, &argv, &o, "1:4M", 0, "  -c  uni,bi (default both), uni_onebuf,bi_onebuf (OSU: one receive buffer)\n");
     nb_require_ranks(&o, 2, "bw");
     size_t max = o.sizes[o.nsizes - 1];
-    ctx_t c = {nb_alloc(max), nb_alloc(max * (size_t)o.window),
+    ctx_t c = {nb_alloc(max), nb_alloc_offset(max * (size_t)o.window, o.recv_offset),
                malloc(2 * (size_t)o.window * sizeof(MPI_Request)), 0, o.window, o.rank, 0};
     for (int i = 0; i < o.nsizes; i++) {
         c.size = o.sizes[i];

@@ -104,6 +104,11 @@ void *nb_alloc(size_t bytes)
     return p;
 }
 
+void *nb_alloc_offset(size_t bytes, size_t offset)
+{
+    return (char *)nb_alloc(bytes + offset) + offset;
+}
+
 size_t nb_llc_bytes(void)
 {
     size_t best = 0;
@@ -217,10 +222,11 @@ void nb_emit(const nb_opts *o, const char *bench, double x, const char *metric, 
 static void usage(const char *prog, const char *extra)
 {
     fprintf(stderr,
-            "usage: %s [-s sizes] [-t budget_s] [-w window] [-m msg_bytes] [-c list]\n"
+            "usage: %s [-s sizes] [-t budget_s] [-w window] [-m msg_bytes] [-c list] [-a bytes]\n"
             "  -s  sweep, e.g. 4:4M (powers of 2), 4:4M:4 (factor 4), 8,1K,64K\n"
             "  -t  seconds of timed work per point (default 0.1)\n"
             "  -w  messages per window (default 64, seed 001 section 3.1)\n"
+            "  -a  receive buffers start this many bytes past a page (latency, bw; default 0)\n"
             "%s",
             prog, extra ? extra : "");
 }
@@ -238,7 +244,7 @@ void nb_init(int *argc, char ***argv, nb_opts *o, const char *default_sizes, siz
     const char *sizes = default_sizes;
 
     int c;
-    while ((c = getopt(*argc, *argv, "s:t:w:m:c:h")) != -1) {
+    while ((c = getopt(*argc, *argv, "s:t:w:m:c:a:h")) != -1) {
         switch (c) {
         case 's': sizes = optarg; break;
         case 't': o->budget = atof(optarg); break;
@@ -250,6 +256,12 @@ void nb_init(int *argc, char ***argv, nb_opts *o, const char *default_sizes, siz
             break;
         }
         case 'c': o->select = optarg; break;
+        case 'a': {
+            char *end;
+            if (parse_one(optarg, &end, &o->recv_offset) || *end)
+                goto bad;
+            break;
+        }
         default: goto bad;
         }
     }

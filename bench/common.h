@@ -21,6 +21,7 @@ typedef struct {
     int window;                 /* -w: messages in flight per window */
     size_t msg;                 /* -m: fixed message size where the sweep is something else */
     const char *select;         /* -c: comma list of sub-benchmarks, NULL = all */
+    size_t recv_offset;         /* -a: receive buffers start this many bytes past a page */
     int rank, nranks;
 } nb_opts;
 
@@ -47,6 +48,8 @@ int nb_selected(const nb_opts *o, const char *name);
 
 /* Page-aligned allocation, every page written so first-touch costs stay out of the timings. */
 void *nb_alloc(size_t bytes);
+/* The same, starting offset bytes past the page boundary (never freed: benchmarks exit). */
+void *nb_alloc_offset(size_t bytes, size_t offset);
 
 /* Last-level cache size in bytes from sysfs (32 MiB if unknown). */
 size_t nb_llc_bytes(void);

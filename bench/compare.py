@@ -243,7 +243,7 @@ class Job:
         return "%s -n %d %s" % (self.prog, self.ranks, " ".join(self.args))
 
 
-def plan(cfg, groups, ranks, sizes_override):
+def plan(cfg, groups, ranks, sizes_override, recv_offset=0):
     s = dict(cfg)
     if sizes_override:
         for k in ("latency", "bw", "multipair", "coll", "collx", "imb_p2p", "rma"):
@@ -251,9 +251,11 @@ def plan(cfg, groups, ranks, sizes_override):
     t = ["-t", str(cfg["budget"])]
     jobs = []
     # Two-process benchmarks run on 2 ranks, one per core.
+    # --recv-offset: receive buffers that many bytes past a page, as malloc'd ones are.
+    a = ["-a", str(recv_offset)] if recv_offset else []
     for g in ("latency", "bw"):
         if g in groups:
-            jobs.append(Job(g, g, ["-s", s[g]] + t, 2))
+            jobs.append(Job(g, g, ["-s", s[g]] + a + t, 2))
     if "skew" in groups:
         # 16 KiB as seed 001 Fig. 6; 1 KiB is eager in every MPI, for contrast.
         for m in ("16K", "1K"):
@@ -716,6 +718,9 @@ def main():
                                     "and rma, e.g. 8,1K,64K or 4:4M:4")
     ap.add_argument("--ranks", help="rank counts for multi-rank benchmarks (default 2,4,8)")
     ap.add_argument("--reps", type=int, help="repetitions of every measurement (default 5)")
+    ap.add_argument("--recv-offset", type=int, default=0,
+                    help="2-rank latency and bw receive into buffers this many bytes past a page "
+                         "(e.g. 16, where malloc puts them; default 0: page-aligned)")
     ap.add_argument("--budget", type=float, help="seconds of timed work per point (default 0.1)")
     ap.add_argument("--timeout", type=float, help="seconds before one MPI job is killed")
     ap.add_argument("--out", help="output directory (default bench/results/<date>)")
@@ -764,7 +769,7 @@ def main():
         log("smoke: FAILED (an MPI did not build)")
         return 1
     hw = build_hw() if not args.smoke else None
-    jobs = plan(cfg, groups, ranks, args.sizes)
+    jobs = plan(cfg, groups, ranks, args.sizes, args.recv_offset)
     env = run_env()
 
     out = None if (args.smoke and not args.out) else (args.out or os.path.join(HERE, "results", date))

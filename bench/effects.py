@@ -55,6 +55,13 @@ MECHANISMS = [
      "bw", ["-s", "64K,256K,1M,4M,16M"], 2, {"NODEMPI_SHARED_HEAP": "off"}, None),
     ("shared_heap_lat", "shared heap, ping-pong",
      "latency", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_SHARED_HEAP": "off"}, None),
+    ("copy_pieces", "receive buffers 16 bytes past a page (as malloc's are): copies at that short "
+     "page distance in 2 KiB pieces (src/shm/copy.h) vs one memcpy (glibc's rep movsb)",
+     "latency", ["-s", "4K,16K,64K,256K,1M", "-a", "16"], 2, {"NODEMPI_COPY_PIECES": "off"},
+     None),
+    ("copy_pieces_bw", "copy pieces, streaming (receive buffers 16 bytes past a page)",
+     "bw", ["-s", "16K,64K,256K,1M", "-a", "16", "-c", "uni,bi"], 2,
+     {"NODEMPI_COPY_PIECES": "off"}, None),
     ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",
      "bw", ["-s", "64K,256K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
     ("split_copy_lat", "split copy, ping-pong",

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
     nb_init(&argc, &argv, &o, "1:4M", 0, NULL);
     nb_require_ranks(&o, 2, "latency");
     size_t max = o.sizes[o.nsizes - 1];
-    ctx_t c = {nb_alloc(max), nb_alloc(max), 0, o.rank};
+    ctx_t c = {nb_alloc(max), nb_alloc_offset(max, o.recv_offset), 0, o.rank};
     for (int i = 0; i < o.nsizes; i++) {
         c.count = (int)o.sizes[i];
         double t = nb_time(&o, MPI_COMM_WORLD, NULL, pingpong, &c);

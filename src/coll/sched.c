@@ -363,7 +363,7 @@ int coll_copy(const void *src, MPI_Count count, struct dt_type *type, void *dst,
         char *to = (char *)dst + dst_type->true_lb;
         const char *from = (const char *)src + type->true_lb;
         if (to + bytes <= from || from + bytes <= to)
-            shm_copy_large(to, from, bytes); /* (1 MiB and more in pieces: shm/copy.h) */
+            shm_copy(to, from, bytes); /* (1 MiB and more in pieces: shm/copy.h) */
         else
             memmove(to, from, bytes);
     } else if (src_flat) {

@@ -30,6 +30,7 @@ struct core_config {
     enum core_switch stream_eager; /* eager above the limit for one-way streams (p2p/send.c) */
     int copy_adapt;           /* enum core_switch: NODEMPI_COPY_ADAPT (p2p/adapt.c) */
     enum core_switch stream_copy;      /* streaming stores for ring data */
+    enum core_switch copy_pieces;      /* message copies in pieces where glibc is slow (shm/copy.h) */
     enum core_switch split_copy;       /* sender helps the receiver copy (auto|on|off) */
     enum core_switch shared_heap;      /* large malloc blocks in a memfd peers map (shm/heap.c) */
     enum core_switch spin_while_running; /* oversubscribed: spin while the awaited rank runs */

@@ -22,6 +22,7 @@
 #include "core/thread.h"
 #include "datatype/datatype.h"
 #include "p2p/p2p.h"
+#include "shm/copy.h"
 #include "shm/heap.h"
 #include "shm/segment.h"
 
@@ -88,6 +89,7 @@ static int transport_start(void)
 {
     nodempi.pid = getpid();
     core_config_load_once();
+    shm_copy_pieces = core_config.copy_pieces != CORE_SWITCH_OFF;
     if (gethostname(nodempi.processor_name, sizeof(nodempi.processor_name) - 1) != 0)
         strcpy(nodempi.processor_name, "localhost");
     int rc = attach_job();

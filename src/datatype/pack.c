@@ -91,10 +91,10 @@ copy_strided(uintptr_t typed, MPI_Aint stride, size_t length, MPI_Count n,
 {
     if (to_packed) {
         for (MPI_Count k = 0; k < n; k++, typed += (uintptr_t)stride, packed += length)
-            memcpy(packed, (const void *)typed, length);
+            shm_copy(packed, (const void *)typed, length);
     } else {
         for (MPI_Count k = 0; k < n; k++, typed += (uintptr_t)stride, packed += length)
-            memcpy((void *)typed, packed, length);
+            shm_copy((void *)typed, packed, length);
     }
 }
 
@@ -136,9 +136,9 @@ static void copy_range(const struct dt_type *type, uintptr_t buf, MPI_Count coun
                 n = len;
             void *at = (void *)(typed + (uintptr_t)c.offset);
             if (to_packed)
-                memcpy(packed, at, n);
+                shm_copy(packed, at, n);
             else
-                memcpy(at, packed, n);
+                shm_copy(at, packed, n);
             packed += n;
             len -= n;
             c.offset += (MPI_Count)n;
@@ -157,7 +157,7 @@ size_t dt_pack_range(const struct dt_type *type, const void *buf, MPI_Count coun
     if (len == 0)
         return 0;
     if (type->contiguous) {
-        shm_copy_large(dst, (const void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position),
+        shm_copy(dst, (const void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position),
                        len);
         return len;
     }
@@ -171,7 +171,7 @@ size_t dt_unpack_range(const struct dt_type *type, void *buf, MPI_Count count, s
     if (len == 0)
         return 0;
     if (type->contiguous) {
-        shm_copy_large((void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position), src, len);
+        shm_copy((void *)((uintptr_t)buf + (uintptr_t)type->true_lb + position), src, len);
         return len;
     }
     copy_range(type, (uintptr_t)buf, count, position, (unsigned char *)(uintptr_t)src, len, 0);

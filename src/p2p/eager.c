@@ -9,6 +9,7 @@
 #include "core/comm.h"
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
+#include "shm/copy.h"
 
 /* Staged (copied-aside) long eager data is capped per process; above it a send waits for ring
  * space like a rendezvous would, so memory cannot grow without bound. */
@@ -67,7 +68,7 @@ static int stage_rest(struct p2p_long_send *send)
     char *copy = p2p_staging_alloc(rest);
     if (!copy)
         return 0;
-    memcpy(copy, send->data + (send->offset - send->data_offset), rest);
+    shm_copy(copy, send->data + (send->offset - send->data_offset), rest);
     send->data = copy;
     send->data_offset = send->offset;
     send->owns_data = 1;
@@ -159,7 +160,7 @@ static void unpack_piece(struct core_request *request, size_t offset, const void
     if (len > capacity - offset)
         len = capacity - offset;
     if (dt_is_contiguous(request->type, request->count))
-        memcpy((char *)request->buf + request->type->true_lb + offset, data, len);
+        shm_copy((char *)request->buf + request->type->true_lb + offset, data, len);
     else
         dt_unpack_range(request->type, request->buf, request->count, offset, data, len);
 }
@@ -170,7 +171,7 @@ void p2p_eager_long_on_data(int world_src, const void *data, size_t len)
     if (a->request)
         unpack_piece(a->request, a->offset, data, len);
     else
-        memcpy((char *)a->unexpected->data + a->offset, data, len);
+        shm_copy((char *)a->unexpected->data + a->offset, data, len);
     a->offset += len;
     if (a->offset < a->total)
         return;

@@ -57,7 +57,7 @@ void p2p_copy_to_ring(const struct p2p_peer *peer, void *dst, const void *src, s
     if (peer->stream_copy && len >= STREAM_COPY_MIN_BYTES)
         shm_copy_streaming(dst, src, len);
     else
-        memcpy(dst, src, len);
+        shm_copy(dst, src, len);
 }
 
 /* Unset, the eager limit is 16 KiB while the ranks fit the cores: streams of 8-16 KiB both ways

@@ -10,6 +10,7 @@
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
 #include "p2p/p2p.h"
+#include "shm/copy.h"
 
 static size_t recv_capacity(const struct core_request *request)
 {
@@ -47,7 +48,7 @@ void p2p_deliver_eager(struct core_request *request, int src, int tag, const voi
     struct dt_type *type = request->type;
     if (copied) {
         if (dt_is_contiguous(type, request->count))
-            memcpy((char *)request->buf + type->true_lb, data, copied);
+            shm_copy((char *)request->buf + type->true_lb, data, copied);
         else
             dt_unpack_range(type, request->buf, request->count, 0, data, copied);
     }
@@ -163,7 +164,7 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
         return 0;
     if (size) {
         if (dt_is_contiguous(type, count))
-            memcpy((char *)buf + type->true_lb, shm_record_payload(rec), size);
+            shm_copy((char *)buf + type->true_lb, shm_record_payload(rec), size);
         else
             dt_unpack_range(type, buf, count, 0, shm_record_payload(rec), size);
     }
@@ -235,7 +236,7 @@ static void handle_message(int world_src, struct shm_record *rec)
         u->kind = P2P_UNEXPECTED_EAGER;
         if (!p2p_unexpected_hold(u, rec->size))
             abort();
-        memcpy(u->data, payload, rec->size);
+        shm_copy(u->data, payload, rec->size);
     } else {
         u->kind = P2P_UNEXPECTED_RTS;
         memcpy(&u->rts, payload, sizeof(u->rts));

@@ -14,6 +14,7 @@
 #include "p2p/p2p.h"
 #include "p2p/policy.h"
 #include "shm/cma.h"
+#include "shm/copy.h"
 
 /* Above this many iovecs a layout is copied through fragments (packing) rather than by CMA:
  * one process_vm_readv call takes at most IOV_MAX (1024) vectors per side. */
@@ -267,7 +268,7 @@ void p2p_rndv_on_frag(const struct p2p_frag *frag, const void *data, size_t len)
     if (offset < capacity) {
         size_t n = capacity - offset < len ? capacity - offset : len;
         if (dt_is_contiguous(request->type, request->count))
-            memcpy((char *)request->buf + request->type->true_lb + offset, data, n);
+            shm_copy((char *)request->buf + request->type->true_lb + offset, data, n);
         else
             dt_unpack_range(request->type, request->buf, request->count, offset, data, n);
     }

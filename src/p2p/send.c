@@ -12,6 +12,7 @@
 #include "p2p/internal.h"
 #include "p2p/p2p.h"
 #include "p2p/policy.h"
+#include "shm/copy.h"
 
 void p2p_send_complete(struct core_request *request)
 {
@@ -75,7 +76,7 @@ static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
              * wait for a later line, and we then fetch it twice. 64 B one-way, vCPUs far:
              * 0.318 us header line first, 0.271 us this way. */
             const char *data = (const char *)buf + type->true_lb;
-            memcpy(payload + SHM_RECORD_INLINE_BYTES, data + SHM_RECORD_INLINE_BYTES,
+            shm_copy(payload + SHM_RECORD_INLINE_BYTES, data + SHM_RECORD_INLINE_BYTES,
                    size - SHM_RECORD_INLINE_BYTES);
             atomic_signal_fence(memory_order_seq_cst); /* the compiler keeps the order too */
             memcpy(payload, data, SHM_RECORD_INLINE_BYTES);

@@ -247,7 +247,7 @@ int rma_target_read(const struct rma_target_mem *mem, size_t position, void *dst
     if (!mem->direct)
         return cma_range(mem, position, dst, len, 0);
     if (dt_is_contiguous(mem->type, mem->count))
-        shm_copy_large(dst, mem->local + mem->type->true_lb + position, len);
+        shm_copy(dst, mem->local + mem->type->true_lb + position, len);
     else
         dt_pack_range(mem->type, mem->local, mem->count, position, dst, len);
     return MPI_SUCCESS;
@@ -259,7 +259,7 @@ int rma_target_write(const struct rma_target_mem *mem, size_t position, const vo
     if (!mem->direct)
         return cma_range(mem, position, (void *)src, len, 1);
     if (dt_is_contiguous(mem->type, mem->count))
-        shm_copy_large(mem->local + mem->type->true_lb + position, src, len);
+        shm_copy(mem->local + mem->type->true_lb + position, src, len);
     else
         dt_unpack_range(mem->type, mem->local, mem->count, position, src, len);
     return MPI_SUCCESS;
@@ -284,7 +284,7 @@ int rma_put_fast(struct rma_win *win, const void *origin, size_t bytes, int targ
     char *t = rma_direct_address(win, target, disp, bytes);
     if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
         return 0;
-    shm_copy_large(t, origin, bytes);
+    shm_copy(t, origin, bytes);
     return 1;
 }
 
@@ -293,7 +293,7 @@ int rma_get_fast(struct rma_win *win, void *origin, size_t bytes, int target, MP
     char *t = rma_direct_address(win, target, disp, bytes);
     if (!t || rma_check_epoch(win, target) != MPI_SUCCESS)
         return 0;
-    shm_copy_large(origin, t, bytes);
+    shm_copy(origin, t, bytes);
     return 1;
 }
 

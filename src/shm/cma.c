@@ -95,9 +95,9 @@ static int heap_copy(pid_t pid, const struct iovec *local, int nlocal, const str
             cursor_take(&rc, &r, 1, lt, &rt) != 1)
             return done ? EFAULT : -1;
         if (write)
-            shm_copy_large(r.iov_base, l.iov_base, rt);
+            shm_copy(r.iov_base, l.iov_base, rt);
         else
-            shm_copy_large(l.iov_base, r.iov_base, rt);
+            shm_copy(l.iov_base, r.iov_base, rt);
         cursor_advance(&lc, rt);
         cursor_advance(&rc, rt);
         done += rt;

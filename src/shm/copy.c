@@ -1,6 +1,6 @@
 /* copy.c - streaming copy (see copy.h): SSE2 non-temporal 16-byte stores on x86-64 for the
  * 16-byte-aligned bulk, plain memcpy for the unaligned head and tail and on other CPUs; and
- * shm_copy_large, memcpy in SHM_COPY_PIECE pieces. */
+ * shm_copy, memcpy in pieces where glibc's one call would be slow. */
 #include "shm/copy.h"
 
 #include <stdint.h>
@@ -42,15 +42,27 @@ void shm_copy_streaming(void *dst, const void *src, size_t len)
 }
 #endif
 
-void shm_copy_large(void *dst, const void *src, size_t len)
+int shm_copy_pieces = 1;
+
+/* 1 when memcpy(dst, src, len) would run glibc's `rep movsb` into the short-page-distance trap
+ * (copy.h). Unsigned wrap-around makes (dst - src) mod 4096 right for dst below src too. */
+static int short_page_distance(const void *dst, const void *src, size_t len)
+{
+    size_t distance = ((uintptr_t)dst - (uintptr_t)src) & 4095;
+    return len >= 2 * SHM_COPY_SHORT_PIECE && len < SHM_COPY_PIECE && distance >= 1 &&
+           distance <= 63;
+}
+
+void shm_copy_in_pieces(void *dst, const void *src, size_t len)
 {
     char *d = dst;
     const char *s = src;
-    while (len > SHM_COPY_PIECE) {
-        memcpy(d, s, SHM_COPY_PIECE);
-        d += SHM_COPY_PIECE;
-        s += SHM_COPY_PIECE;
-        len -= SHM_COPY_PIECE;
+    size_t piece = short_page_distance(dst, src, len) ? SHM_COPY_SHORT_PIECE : SHM_COPY_PIECE;
+    while (len > piece) {
+        memcpy(d, s, piece);
+        d += piece;
+        s += piece;
+        len -= piece;
     }
     memcpy(d, s, len);
 }

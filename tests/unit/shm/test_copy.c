@@ -1,6 +1,7 @@
-/* test_copy.c - src/shm/copy.c: shm_copy_large (memcpy in SHM_COPY_PIECE pieces) and
- * shm_copy_streaming copy every byte of lengths around the piece size and its multiples, from
- * and to unaligned addresses, and write nothing outside the destination. */
+/* test_copy.c - src/shm/copy.c: shm_copy (memcpy in pieces) and shm_copy_streaming copy every
+ * byte of lengths around the piece sizes and their multiples, from and to unaligned addresses
+ * and at every kind of page distance (the short distances shm_copy copies in small pieces, and
+ * the ones next to them), and write nothing outside the destination. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,26 @@ static void check(void (*copy)(void *, const void *, size_t), const char *name, 
         }
 }
 
+/* Copy within one block (src and dst apart, not overlapping): the destination holds the source
+ * bytes and every other byte keeps the block's pattern. */
+static void check_within(const char *name, size_t len, size_t src_off, size_t dst_off,
+                         unsigned char *block, size_t cap)
+{
+    for (size_t i = 0; i < cap; i++)
+        block[i] = (unsigned char)(i * 131 + 7);
+    shm_copy(block + dst_off, block + src_off, len);
+    for (size_t i = 0; i < cap; i++) {
+        int inside = i >= dst_off && i < dst_off + len;
+        unsigned char want = (unsigned char)((inside ? i - dst_off + src_off : i) * 131 + 7);
+        if (block[i] != want) {
+            fprintf(stderr, "FAIL %s: %zu bytes from +%zu to +%zu: byte %zu is %u, not %u\n",
+                    name, len, src_off, dst_off, i, block[i], want);
+            failures++;
+            return;
+        }
+    }
+}
+
 int main(void)
 {
     const size_t piece = SHM_COPY_PIECE;
@@ -46,13 +67,31 @@ int main(void)
     for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++)
         for (size_t s = 0; s < sizeof offsets / sizeof offsets[0]; s++)
             for (size_t d = 0; d < sizeof offsets / sizeof offsets[0]; d++) {
-                check(shm_copy_large, "shm_copy_large", lengths[l], offsets[s], offsets[d], src,
+                check(shm_copy, "shm_copy", lengths[l], offsets[s], offsets[d], src,
                       dst, cap);
                 check(shm_copy_streaming, "shm_copy_streaming", lengths[l], offsets[s],
                       offsets[d], src, dst, cap);
             }
     free(src);
     free(dst);
+
+    /* Page distances: one block, dst = src + 1 MiB + distance, (dst - src) mod 4096 = distance
+     * (and 4096 - distance for the copy the other way). */
+    const size_t distances[] = {0, 1, 16, 31, 32, 63, 64, 4032, 4095};
+    const size_t short_lengths[] = {2 * SHM_COPY_SHORT_PIECE - 1, 2 * SHM_COPY_SHORT_PIECE,
+                                    2 * SHM_COPY_SHORT_PIECE + 1, 16384 + 5, piece - 1, piece,
+                                    piece + 3};
+    size_t span = (1u << 20) + 4096 + piece + 4;
+    unsigned char *block = malloc(span);
+    if (!block)
+        return 2;
+    for (size_t l = 0; l < sizeof short_lengths / sizeof short_lengths[0]; l++)
+        for (size_t k = 0; k < sizeof distances / sizeof distances[0]; k++) {
+            size_t len = short_lengths[l], far = (1u << 20) + distances[k];
+            check_within("shm_copy forward", len, 0, far, block, span);
+            check_within("shm_copy backward", len, far, 0, block, span);
+        }
+    free(block);
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
         return 1;
