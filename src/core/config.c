@@ -107,10 +107,11 @@ static const struct core_config_entry config_table[] = {
      "memcpy here (vCPUs close / far; nodempi-probe's ring model had said 7-8x faster)"},
     {"NODEMPI_COPY_PIECES", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.copy_pieces,
      AT_INIT,
-     "message data glibc's memcpy would copy slowly goes in pieces: 4 KiB-512 KiB with the "
-     "destination 1-63 bytes past the source modulo 4 KiB (2 KiB pieces; `rep movsb` moved "
-     "1.6-2.7 GB/s there against 30-50), and blocks above 512 KiB (512 KiB pieces, which stay in "
-     "cache): auto = on; off = one memcpy per block"},
+     "message data glibc's memcpy would copy slowly is copied another way: 4 KiB-512 KiB with the "
+     "destination 1-63 bytes past the source modulo 4 KiB by a vector loop (`rep movsb` moved "
+     "1.6-2.8 GB/s there against 20-35), such messages outside the sender's shared heap through "
+     "the pipeline instead of process_vm_readv (whose copy is `rep movsb` too), and blocks above "
+     "512 KiB in 512 KiB pieces (which stay in cache): auto = on; off = one memcpy per block"},
     {"NODEMPI_RING_LAP", CONFIG_SIZE, "8k", NULL, &core_config.ring_lap, AT_INIT,
      "a pair-ring record that would end past this many bytes into the ring goes back to its "
      "start when the consumer has taken everything, so a light stream reuses lines both caches "

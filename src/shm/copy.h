@@ -10,6 +10,7 @@
 #define NODEMPI_SHM_COPY_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 void shm_copy_streaming(void *dst, const void *src, size_t len);
@@ -17,25 +18,33 @@ void shm_copy_streaming(void *dst, const void *src, size_t len);
 /* shm_copy: memcpy for message data, working around two ways glibc's memcpy is slow on this
  * machine's AMD CPU (EPYC family 25 under KVM; glibc 2.36):
  * - Short page distance. From 4 KiB (glibc's rep_movsb_threshold with AVX2) up to the L2 size
- *   glibc copies with `rep movsb`, which moves 1.6-2.7 GB/s instead of 30-80 when the destination
- *   lies 1-31 bytes past the source modulo 4 KiB ((dst - src) mod 4096 in [1, 31]; 32-4095 and 0
- *   are fast; `bench/hwlimit -c shortdist` shows it). A receive buffer from malloc (16 bytes past a 64-byte
- *   line) filled from a page-aligned cell or heap block hits exactly that. Such copies go in
- *   SHM_COPY_SHORT_PIECE pieces, below the threshold, which glibc moves with its vector loop:
- *   30-50 GB/s on the same buffers. The window checked is [1, 63], as glibc's own fix for
- *   Intel's variant of the problem does.
+ *   (512 KiB here) glibc copies with `rep movsb`, which moves 1.6-2.8 GB/s instead of 20-80 when
+ *   the destination lies 1-31 bytes past the source modulo 4 KiB ((dst - src) mod 4096 in
+ *   [1, 31]; 0 and 32-4095 are fast; `bench/hwlimit -c shortdist` shows it). A receive buffer
+ *   from malloc (16 bytes past a page) filled from a page-aligned block hits exactly that. Such
+ *   copies run a loop of unaligned AVX2 (else SSE2) loads and stores instead: 20-35 GB/s on
+ *   data another core just wrote, as fast as an aligned `rep movsb` (copy.c has the figures).
+ *   The window checked is [1, 63], as glibc's own fix for Intel's variant of the problem does.
  * - Large blocks. glibc stops using `rep movsb` at the L2 size and copies a block of 1 MiB or
  *   more with its vector loop or non-temporal stores: 15-25% slower whenever the data then fits
  *   in the cache (one process, hot, 1 / 2 / 16 / 32 MiB: 55 / 51 / 32 / 26 GB/s whole against
  *   64 / 61 / 43 / 30 in 512 KiB pieces; 4 and 8 MiB equal). MPI_Get / MPI_Put on a shared window
  *   copied 1 MiB at 56 GB/s against Open MPI's 65. So blocks above SHM_COPY_PIECE go in pieces.
- * Everything else is one memcpy. Used by every path that copies message payload of unbounded
+ * Everything else is one memcpy (SHM_COPY_SHORT_PIECE: the pieces of the short-distance copy
+ * where there is no x86 vector loop). Used by every path that copies message payload of unbounded
  * size: eager cells, rendezvous and heap single copy, RMA, pack/unpack ranges, collectives'
  * local copies. src and dst must not overlap. */
 enum { SHM_COPY_PIECE = 512 << 10, SHM_COPY_SHORT_PIECE = 2 << 10 };
 /* 0: one memcpy per block (NODEMPI_COPY_PIECES=off, to measure the pieces' effect). Set once at
  * MPI_Init before any transfer; default 1. */
 extern int shm_copy_pieces;
+/* 1 when (dst - src) mod 4096 is in [1, 63], where `rep movsb` is slow (also the kernel's, in
+ * process_vm_readv/writev). Unsigned wrap-around makes it right for dst below src too. */
+static inline int shm_short_page_distance(uintptr_t dst, uintptr_t src)
+{
+    uintptr_t distance = (dst - src) & 4095;
+    return distance >= 1 && distance <= 63;
+}
 void shm_copy_in_pieces(void *dst, const void *src, size_t len);
 static inline void shm_copy(void *dst, const void *src, size_t len)
 {

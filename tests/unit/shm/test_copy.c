@@ -80,8 +80,8 @@ int main(void)
     const size_t distances[] = {0, 1, 16, 31, 32, 63, 64, 4032, 4095};
     const size_t short_lengths[] = {2 * SHM_COPY_SHORT_PIECE - 1, 2 * SHM_COPY_SHORT_PIECE,
                                     2 * SHM_COPY_SHORT_PIECE + 1, 16384 + 5, piece - 1, piece,
-                                    piece + 3};
-    size_t span = (1u << 20) + 4096 + piece + 4;
+                                    piece + 3, piece + 70000};
+    size_t span = (1u << 20) + 4096 + piece + 70000;
     unsigned char *block = malloc(span);
     if (!block)
         return 2;
