@@ -19,6 +19,8 @@
 #include "datatype/datatype.h"
 #include "p2p/internal.h"
 #include "shm/cma.h"
+#include "shm/copy.h"
+#include "shm/heap.h"
 
 /* Chunk size from the message size alone, so both sides agree without telling each other:
  * half the message (each side one chunk when both are there; fewer, larger process_vm_* calls
@@ -142,8 +144,14 @@ int p2p_split_receive(struct core_request *request, int src, int tag, int world_
      * for help only splits the same work finer (bidirectional 256 KiB: 13.4 -> 11.2 GB/s). */
     if (p2p.peers[world_src].rndv_sends > 0)
         return 0;
-    struct shm_copy_slot *slot = slot_of(world_src, rts->copy_slot - 1);
     char *local = (char *)request->buf + request->type->true_lb;
+    /* At a short page distance the sender's process_vm_writev would run the kernel's slow
+     * `rep movsb` (shm/copy.h, rndv.c's kernel_copy_slow): it helps only when it can memcpy
+     * into our shared heap. */
+    if (shm_copy_pieces && shm_short_page_distance((uintptr_t)local, rts->iov_base) &&
+        !shm_heap_owns(local))
+        return 0;
+    struct shm_copy_slot *slot = slot_of(world_src, rts->copy_slot - 1);
     /* relaxed: the HELP record carrying the request is published with release after it */
     atomic_store_explicit(&slot->bytes, bytes, memory_order_relaxed);
     struct p2p_cookies help = {rts->sender_cookie, (uint64_t)(uintptr_t)local};
