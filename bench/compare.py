@@ -243,6 +243,64 @@ class Job:
         return "%s -n %d %s" % (self.prog, self.ranks, " ".join(self.args))
 
 
+# The two vCPUs sit either close (one-way cache-line latency 24-60 ns here) or far (150-300 ns);
+# the host moves them every few seconds.
+PLACEMENT_SPLIT_NS = 110
+
+
+def measure_floor(hw, rt, rep, t_start, raw_hw, floor_samples):
+    """One cache-line latency probe: appended to raw_hw and floor_samples (with the load
+    average, to see why numbers move); returns the one-way ns or None."""
+    rc, o = run_quiet(realtime_prefix(rt) + [hw, "-c", "cacheline", "-t", "0.05"], timeout=30)
+    ns = None
+    for b, x, n, me, v in parse_csv(o):
+        raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v,
+                           t=round(time.time() - t_start, 1)))
+        if me == "oneway_ns":
+            ns = v
+            floor_samples.append((round(time.time() - t_start, 1), v,
+                                  round(os.getloadavg()[0], 1)))
+    return ns
+
+
+def placement_of(before, after):
+    if before is None or after is None:
+        return ""
+    a, b = before < PLACEMENT_SPLIT_NS, after < PLACEMENT_SPLIT_NS
+    return "mixed" if a != b else ("close" if a else "far")
+
+
+def placement_lines(raw, markdown):
+    """Ratios nodempi / best peer taken only between runs of one repetition that started and
+    ended at the same placement (2-rank latency, sizes up to 64 KiB: where the placement
+    decides the time). Per placement: the median ratio and how many (repetition, size) pairs
+    had nodempi and at least one peer there."""
+    cells = {}
+    for r in raw:
+        if (r.get("place") in ("close", "far") and r["ranks"] == 2 and
+                r["benchmark"] == "latency" and r["x"] <= 65536):
+            cells.setdefault((r["x"], r["place"], r["rep"]), {})[r["mpi"]] = r["value"]
+    by = {}
+    for (x, place, rep), per in cells.items():
+        peers = [per[p] for p in PEERS if p in per]
+        if "nodempi" in per and peers and min(peers) > 0:
+            by.setdefault((x, place), []).append(per["nodempi"] / min(peers))
+    if not by:
+        return ""
+    head = ["size", "close: ratio", "pairs", "far: ratio", "pairs"]
+    body = []
+    for x in sorted({k[0] for k in by}):
+        line = [human(x)]
+        for place in ("close", "far"):
+            v = by.get((x, place), [])
+            line += [fmt(statistics.median(v)) if v else "-", str(len(v))]
+        body.append(line)
+    title = ("latency lat_us, 2 ranks, same placement only (ratio = nodempi / best peer among "
+             "the runs of the same repetition that began and ended at nodempi's placement; "
+             "close: floor < %d ns)" % PLACEMENT_SPLIT_NS)
+    return render(title, head, body, markdown)
+
+
 def plan(cfg, groups, ranks, sizes_override, recv_offset=0):
     s = dict(cfg)
     if sizes_override:
@@ -792,19 +850,21 @@ def main():
                        for b, x, n, me, v in parse_csv(o)]
         for job in jobs:
             if hw:  # the floor right now, next to the numbers it bounds
-                rc, o = run_quiet(realtime_prefix(args.rt) + [hw, "-c", "cacheline", "-t", "0.05"],
-                                  timeout=30)
-                for b, x, n, me, v in parse_csv(o):
-                    raw_hw.append(dict(rep=rep, benchmark=b, x=x, ranks=n, metric=me, value=v,
-                                       t=round(time.time() - t_start, 1)))
-                    if me == "oneway_ns":  # with the load average, to see why numbers move
-                        floor_samples.append((round(time.time() - t_start, 1), v,
-                                              round(os.getloadavg()[0], 1)))
+                measure_floor(hw, args.rt, rep, t_start, raw_hw, floor_samples)
+            before = floor_samples[-1][1] if hw and floor_samples else None
             for m in order:
                 if job.rma and not m.has_rma:
                     continue
                 cmd = m.launch(job.ranks, job.prog, job.args, ncpus, args.rt)
                 rows, err, dt = run_job(cmd, cfg["timeout"], env)
+                place = ""
+                if hw and job.ranks == 2 and not args.smoke:
+                    # The floor again: a run is "close" or "far" when it starts and ends at one
+                    # placement of the vCPUs (else "mixed"), so that ratios can be taken between
+                    # runs that had the same hardware under them (placement_lines).
+                    after = measure_floor(hw, args.rt, rep, t_start, raw_hw, floor_samples)
+                    place = placement_of(before, after)
+                    before = after
                 if err is None and not rows:
                     err = "no result lines"
                 runs.append(dict(rep=rep, mpi=m.name, job=str(job), seconds=round(dt, 2),
@@ -814,7 +874,7 @@ def main():
                     log("FAIL %s [%s] %s" % (m.name, job, err))
                 for b, x, n, me, v in rows or []:
                     raw.append(dict(rep=rep, mpi=m.name, benchmark=b, x=x, ranks=n, metric=me,
-                                    value=v, t=round(time.time() - t_start, 1)))
+                                    value=v, t=round(time.time() - t_start, 1), place=place))
                 if args.smoke:
                     log("%-5s %-8s %-40s %.1f s" % ("ok" if not err else "FAIL", m.name, job, dt))
         log("repetition %d/%d done, %.0f s" % (rep + 1, cfg["reps"], time.time() - t_start))
@@ -834,13 +894,14 @@ def main():
                 floor_samples=floor_samples)
     with open(os.path.join(out, "raw.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["rep", "mpi", "benchmark", "x", "ranks", "metric", "value", "t_s"])
+        w.writerow(["rep", "mpi", "benchmark", "x", "ranks", "metric", "value", "t_s",
+                    "placement"])
         for r in raw:
             w.writerow([r["rep"], r["mpi"], r["benchmark"], r["x"], r["ranks"], r["metric"],
-                        r["value"], r["t"]])
+                        r["value"], r["t"], r.get("place", "")])
         for r in raw_hw:
             w.writerow([r["rep"], "hardware", r["benchmark"], r["x"], r["ranks"], r["metric"],
-                        r["value"], "" if r["t"] is None else r["t"]])
+                        r["value"], "" if r["t"] is None else r["t"], ""])
     report(out, meta, raw, raw_hw, failures, runs, args)
     log("in %.0f s" % (time.time() - t_start))
     return 0
@@ -853,7 +914,8 @@ def load_run(out):
         for row in csv.DictReader(f):
             d = dict(rep=int(row["rep"]), benchmark=row["benchmark"], x=float(row["x"]),
                      ranks=int(row["ranks"]), metric=row["metric"], value=float(row["value"]),
-                     t=float(row["t_s"]) if row["t_s"] else None)
+                     t=float(row["t_s"]) if row["t_s"] else None,
+                     place=row.get("placement") or "")
             if row["mpi"] == "hardware":
                 raw_hw.append(d)
             else:
@@ -933,6 +995,9 @@ def report(out, meta, raw, raw_hw, failures, runs, args):
     vs_memcpy = memcpy_lines(summary, memcpy)
     if vs_memcpy:
         board += "\n" + "\n".join(vs_memcpy) + "\n"
+    same_place = placement_lines(raw, False)
+    if same_place:
+        board += "\n" + same_place + "\n"
     text = "\n".join(hdr) + "\n\n" + "\n".join(tables(summary, floor, memcpy, ncpus)) + "\n" + board
     print(text)
     if failures:
@@ -972,6 +1037,8 @@ def report(out, meta, raw, raw_hw, failures, runs, args):
         if vs_memcpy:
             f.write(vs_memcpy[0] + "\n\n" + "".join("- %s\n" % l.strip() for l in vs_memcpy[1:]) +
                     "\n")
+        if same_place:
+            f.write(placement_lines(raw, True) + "\n")
         f.write("\n".join(tables(summary, floor, memcpy, ncpus, markdown=True)))
     log("wrote %s: raw.csv summary.csv results.json tables.txt tables.md %s" % (
         os.path.relpath(out), " ".join(made)))
