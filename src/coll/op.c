@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "datatype/datatype.h"
+#include "shm/copy.h"
 
 typedef void op_kernel(const void *in, void *inout, size_t n);
 
@@ -552,8 +553,13 @@ static int reduce_block(void *ctx, MPI_Aint offset, MPI_Count length)
 static void copy_typed(const void *in, void *inout, MPI_Count count, struct dt_type *type)
 {
     if (dt_is_contiguous(type, count)) {
-        memmove((char *)inout + type->true_lb, (const char *)in + type->true_lb,
-                dt_packed_size(type, count));
+        char *to = (char *)inout + type->true_lb;
+        const char *from = (const char *)in + type->true_lb;
+        size_t bytes = dt_packed_size(type, count);
+        if (to + bytes <= from || from + bytes <= to)
+            shm_copy(to, from, bytes); /* glibc's slow cases avoided (shm/copy.h) */
+        else
+            memmove(to, from, bytes);
         return;
     }
     struct block_walk w = {in, inout, NULL, 0};

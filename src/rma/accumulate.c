@@ -41,6 +41,7 @@
 #include "core/progress.h"
 #include "core/state.h"
 #include "core/thread.h"
+#include "shm/copy.h"
 
 enum {
     STACK_CHUNK = 2048,        /* bytes staged on the stack (small accumulates: no malloc) */
@@ -266,7 +267,7 @@ static int combine(struct coll_op *op, struct dt_type *basic, const char *in, ch
                    size_t len)
 {
     if (op->kind == COLL_OP_REPLACE || !basic) {
-        memcpy(cur, in, len);
+        shm_copy(cur, in, len);
         return MPI_SUCCESS;
     }
     MPI_Count n = (MPI_Count)(len / (size_t)basic->size);
@@ -314,7 +315,7 @@ static int bulk_in_place(struct acc_args *a, struct dt_type *basic)
         return 0;
     char *t = a->mem.local + a->mem.type->true_lb;
     if (a->result)
-        memcpy((char *)a->result + a->result_type->true_lb, t, a->bytes);
+        shm_copy((char *)a->result + a->result_type->true_lb, t, a->bytes);
     if (a->op->kind == COLL_OP_NO_OP)
         return 1;
     const char *o = (const char *)a->origin + a->origin_type->true_lb;
@@ -435,7 +436,7 @@ int rma_accumulate_fast(struct rma_win *win, const void *origin, void *result, M
     if (!exclusive)
         bulk_enter(win, target);
     if (result)
-        memcpy(result, t, bytes);
+        shm_copy(result, t, bytes);
     if (op->kind == COLL_OP_REPLACE)
         memmove(t, origin, bytes);
     else if (op->kind != COLL_OP_NO_OP)
@@ -523,6 +524,6 @@ int rma_compare_and_swap(struct rma_win *win, const void *origin, const void *co
         rc = rma_target_write(&mem, 0, origin, size);
     bulk_leave(win, target);
     if (rc == MPI_SUCCESS)
-        memcpy(result, old, size);
+        shm_copy(result, old, size);
     return rc;
 }
