@@ -62,6 +62,9 @@ MECHANISMS = [
     ("copy_pieces_bw", "copy pieces, streaming (receive buffers 16 bytes past a page)",
      "bw", ["-s", "16K,64K,256K,1M", "-a", "16", "-c", "uni,bi"], 2,
      {"NODEMPI_COPY_PIECES": "off"}, None),
+    ("fastbox_tail", "a receive waiting in place asks for the fastbox cell's second line too "
+     "(src/p2p/recv.c)",
+     "latency", ["-s", "8,32,48,64"], 2, {"NODEMPI_FASTBOX_TAIL": "off"}, None),
     ("split_copy", "sender helps the receiver copy (process_vm_writev chunks)",
      "bw", ["-s", "64K,256K,1M,4M,16M", "-c", "uni"], 2, {"NODEMPI_SPLIT_COPY": "off"}, None),
     ("split_copy_lat", "split copy, ping-pong",

@@ -39,6 +39,7 @@ struct core_config {
     enum core_switch fastbox;          /* small records through per-pair fixed cells */
     enum core_switch fastbox_pack;     /* tiny eager messages of a stream packed in the cells */
     enum core_switch recv_in_place;    /* MPI_Recv copies straight from the peer's queue */
+    enum core_switch fastbox_tail;     /* ...and asks for a cell's second line while waiting */
     enum core_switch recv_partial_drain; /* a waiting MPI_Recv drains up to its message */
     size_t split_copy_min;    /* smallest single-copy message both sides copy */
     size_t skew_eager_limit;  /* a pair's eager limit while its receiver lags */

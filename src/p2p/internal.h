@@ -217,6 +217,7 @@ struct p2p_state {
     int cma;                     /* single copy usable (probed and allowed by config) */
     int wake_peers;              /* some rank may sleep: wake after publishing */
     int recv_in_place;           /* NODEMPI_RECV_IN_PLACE (recv.c) */
+    int fastbox_tail;            /* NODEMPI_FASTBOX_TAIL (recv.c) */
     int recv_partial_drain;      /* NODEMPI_RECV_PARTIAL_DRAIN (recv.c, queue.c) */
     int fastbox_pack;            /* NODEMPI_FASTBOX_PACK (send.c) */
     size_t eager_limit;

@@ -175,7 +175,7 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
     /* 33-64 B payloads: one-way 64 B, vCPUs far, 0.37-0.46 -> 0.29-0.40 us with the second
      * line asked for while waiting; 8-32 B, whose senders never write it, 2-3% slower when
      * asked for every time, hence only after such a message (docs/benchmarks.md, session 16). */
-    peer->fastbox_tail_hint = in_fastbox && size > SHM_RECORD_INLINE_BYTES;
+    peer->fastbox_tail_hint = p2p.fastbox_tail && in_fastbox && size > SHM_RECORD_INLINE_BYTES;
     shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
     peer->messages_received++;
     return 1;

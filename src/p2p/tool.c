@@ -79,6 +79,7 @@ void p2p_config_changed(void)
     p2p.eager_limit = p2p_configured_eager_limit();
     p2p.skew_eager_limit = core_config.skew_eager_limit;
     p2p.recv_in_place = core_config.recv_in_place != CORE_SWITCH_OFF;
+    p2p.fastbox_tail = core_config.fastbox_tail != CORE_SWITCH_OFF;
     p2p.recv_partial_drain = core_config.recv_partial_drain != CORE_SWITCH_OFF;
     p2p.fastbox_pack = core_config.fastbox_pack != CORE_SWITCH_OFF;
     p2p_set_idle_eager();
