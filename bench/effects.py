@@ -56,7 +56,7 @@ MECHANISMS = [
     ("shared_heap_lat", "shared heap, ping-pong",
      "latency", ["-s", "64K,256K,1M,4M"], 2, {"NODEMPI_SHARED_HEAP": "off"}, None),
     ("copy_pieces", "receive buffers 16 bytes past a page (as malloc's are): copies at that short "
-     "page distance in 2 KiB pieces (src/shm/copy.h) vs one memcpy (glibc's rep movsb)",
+     "page distance by a vector loop (src/shm/copy.h) vs one memcpy (glibc's rep movsb)",
      "latency", ["-s", "4K,16K,64K,256K,1M", "-a", "16"], 2, {"NODEMPI_COPY_PIECES": "off"},
      None),
     ("copy_pieces_bw", "copy pieces, streaming (receive buffers 16 bytes past a page)",
