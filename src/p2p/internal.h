@@ -186,8 +186,9 @@ struct p2p_peer {
     /* messages_received when we last sent an eager message: equal means the peer has not
      * answered since, a stream, and a message of up to 8 B goes packed (send.c, fastbox.h) */
     uint32_t received_at_send;
-    /* The last message recv_in_place took from this peer's fastbox had a payload past the
-     * cell's first line: while waiting for the next, ask for that line too (recv.c). */
+    /* The last record taken from this peer's fastbox (recv_in_place, drain_ring) had a size
+     * past the cell's first line: while waiting for the next, ask for that line too. A hint:
+     * wrong, it costs a poll a prefetch or a line transfer more. */
     int fastbox_tail_hint;
     /* Receiver side: long eager message in progress, skew watch. */
     struct p2p_adapt adapt;      /* single copy or pipeline, learnt from this pair (adapt.c) */

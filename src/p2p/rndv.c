@@ -186,9 +186,9 @@ static int choose_pull(struct core_request *request, int world_src, size_t bytes
 
 /* The kernel's copy in process_vm_readv/writev is `rep movsb` as well, slow at a short page
  * distance like glibc's (shm/copy.h): 1 / 4 MiB ping-pong with the receive buffer 16 bytes past
- * the page-aligned send buffer took 375 / 1833 us against 75 / 541 at distance 0, and 159 / 728
- * through the pipeline, whose memcpys shm_copy cuts into pieces. So such a message is pulled
- * only when the sender's buffer lies in its shared heap (copied with shm_copy, no kernel). */
+ * the page-aligned send buffer took 375 / 1833 us against 75 / 541 at distance 0, and 134 / 615
+ * through the pipeline, whose two copies shm_copy makes at full speed. So such a message is
+ * pulled only when the sender's buffer lies in its shared heap (shm_copy, no kernel). */
 static int kernel_copy_slow(const struct core_request *request, const struct p2p_rts *rts)
 {
     if (!shm_copy_pieces || rts->niov != 1 || !dt_is_contiguous(request->type, request->count))
