@@ -131,9 +131,10 @@ static const struct core_config_entry config_table[] = {
      "into the buffer: auto = on = when no rank may sleep (not oversubscribed)"},
     {"NODEMPI_FASTBOX_TAIL", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox_tail,
      LOCAL,
-     "a blocking MPI_Recv waiting in place (NODEMPI_RECV_IN_PLACE) asks for the expected "
-     "fastbox cell's second line too, when the last message it took from that peer used it: a "
-     "33-64 B payload then arrives with one line transfer instead of two in a row (auto = on)"},
+     "a receive waiting for a peer (in place, NODEMPI_RECV_IN_PLACE, or in a progress round) "
+     "asks for the expected fastbox cell's second line too, when the last record taken from "
+     "that peer used it: a 33-64 B payload then arrives with one line transfer instead of two "
+     "in a row (auto = on)"},
     {"NODEMPI_RECV_PARTIAL_DRAIN", CONFIG_CHOICE, "auto", "auto|on|off",
      &core_config.recv_partial_drain, LOCAL,
      "a blocking MPI_Recv that has to wait drains a peer's queue only up to the message that "
