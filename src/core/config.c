@@ -110,7 +110,8 @@ static const struct core_config_entry config_table[] = {
      "message data glibc's memcpy would copy slowly is copied another way: 4 KiB-512 KiB with the "
      "destination 1-63 bytes past the source modulo 4 KiB by a vector loop (`rep movsb` moved "
      "1.6-2.8 GB/s there against 20-35), such messages outside the sender's shared heap through "
-     "the pipeline instead of process_vm_readv (whose copy is `rep movsb` too), and blocks above "
+     "the pipeline instead of process_vm_readv (whose copy is `rep movsb` too), one-sided "
+     "transfers there through a bounce buffer at distance 0, and blocks above "
      "512 KiB in 512 KiB pieces (which stay in cache): auto = on; off = one memcpy per block"},
     {"NODEMPI_RING_LAP", CONFIG_SIZE, "8k", NULL, &core_config.ring_lap, AT_INIT,
      "a pair-ring record that would end past this many bytes into the ring goes back to its "
