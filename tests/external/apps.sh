@@ -36,22 +36,7 @@ results=$work/results.txt
 : > "$results"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-wrapper_of() { # wrapper_of MPI cc|cxx|fort
-    case $1 in
-    nodempi) echo "$build/bin/mpi$2" ;;
-    *) command -v "mpi$2.$1" ;;
-    esac
-}
-
-# mpirun_of MPI: the launcher up to the rank count. Open MPI needs --oversubscribe above 2
-# ranks on 2 cores; nodempi and MPICH oversubscribe by themselves.
-mpirun_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpiexec --timeout $timeout" ;;
-    openmpi) echo "timeout $timeout $(command -v mpirun.openmpi) --oversubscribe" ;;
-    mpich) echo "timeout $timeout $(command -v mpiexec.mpich)" ;;
-    esac
-}
+. "$(dirname "$0")/mpis.sh" # wrapper_of, mpicc_of, mpicxx_of, mpirun_of
 
 # npbparams PROGRAM CLASS: what NPB 3.4's setparams writes for it (S, W, A).
 npbparams() {

@@ -96,23 +96,7 @@ reduce_performance_test 2,4
 "
 selected=${*:-$(echo "$tests_and_ranks" | awk 'NF { print $1 }')}
 
-mpicxx_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpicxx" ;;
-    openmpi) command -v mpicxx.openmpi ;;
-    mpich) command -v mpicxx.mpich ;;
-    esac
-}
-
-# mpirun_of MPI: the launcher command line up to the rank count. Open MPI needs --oversubscribe
-# for more ranks than cores; nodempi and MPICH oversubscribe by themselves.
-mpirun_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpiexec --timeout $timeout" ;;
-    openmpi) echo "timeout $timeout $(command -v mpiexec.openmpi) --oversubscribe" ;;
-    mpich) echo "timeout $timeout $(command -v mpiexec.mpich)" ;;
-    esac
-}
+. "$(dirname "$0")/mpis.sh" # wrapper_of, mpicc_of, mpicxx_of, mpirun_of
 
 . "$(dirname "$0")/debian-source.sh"
 

@@ -32,23 +32,7 @@ mkdir -p "$work/run"
 results=$work/results.txt
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-mpicc_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpicc" ;;
-    openmpi) command -v mpicc.openmpi ;;
-    mpich) command -v mpicc.mpich ;;
-    esac
-}
-
-# mpirun_of MPI: the launcher command line up to the rank count. Open MPI needs --oversubscribe
-# for 4 ranks on 2 cores; nodempi and MPICH oversubscribe by themselves.
-mpirun_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpiexec --timeout $timeout" ;;
-    openmpi) echo "timeout $timeout $(command -v mpiexec.openmpi) --oversubscribe" ;;
-    mpich) echo "timeout $timeout $(command -v mpiexec.mpich)" ;;
-    esac
-}
+. "$(dirname "$0")/mpis.sh" # wrapper_of, mpicc_of, mpicxx_of, mpirun_of
 
 # fetch PKG: the upstream source of Debian 12 package PKG, unpacked under $work/src.
 . "$(dirname "$0")/debian-source.sh"

@@ -46,13 +46,7 @@ targets="MPI1 NBC RMA EXT IO"
 [ -f "$src/IMB.c" ] || { echo "imb.sh: no IMB.c in $src" >&2; exit 2; }
 mkdir -p "$work/logs" "$work/perf"
 
-mpicc_of() {
-    case $1 in
-        nodempi) echo "$build/bin/mpicc" ;;
-        openmpi) echo mpicc.openmpi ;;
-        mpich) echo mpicc.mpich ;;
-    esac
-}
+. "$(dirname "$0")/mpis.sh" # wrapper_of, mpicc_of, mpicxx_of, mpirun_of
 
 # run_of MPI N: the launcher command line for N ranks (Open MPI refuses root and >2 ranks on 2
 # cores without these flags).

@@ -31,23 +31,8 @@ rt=${RT:-1}
 mkdir -p "$work/out" "$work/bin"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-mpicc_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpicc" ;;
-    openmpi) command -v mpicc.openmpi ;;
-    mpich) command -v mpicc.mpich ;;
-    esac
-}
-
-# mpirun_of MPI: the launcher up to the rank count. Open MPI needs --oversubscribe above 2
-# ranks on 2 cores; nodempi and MPICH oversubscribe by themselves.
-mpirun_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpiexec --timeout $timeout" ;;
-    openmpi) echo "timeout -k 5 $timeout $(command -v mpiexec.openmpi) --oversubscribe" ;;
-    mpich) echo "timeout -k 5 $timeout $(command -v mpiexec.mpich)" ;;
-    esac
-}
+timeout_kill=5 # a launcher that ignores SIGTERM gets SIGKILL 5 s later
+. "$(dirname "$0")/mpis.sh" # wrapper_of, mpicc_of, mpicxx_of, mpirun_of
 
 do_build() {
     local m

@@ -85,13 +85,7 @@ ln -sf "$shim/libmpi_mpifh.so.40" "$work/abi-nodempi/libmpi_mpifh.so.40"
 ln -sf "$shim/libmpich.so.12" "$work/abi-nodempi/libmpich.so.12"
 export NODEMPI_LIB=$build/lib/libnodempi.so
 
-mpirun_of() {
-    case $1 in
-    nodempi) echo "$build/bin/mpiexec --timeout $timeout" ;;
-    openmpi) echo "timeout $timeout $(command -v mpiexec.openmpi) --oversubscribe" ;;
-    mpich) echo "timeout $timeout $(command -v mpiexec.mpich)" ;;
-    esac
-}
+. "$(dirname "$0")/mpis.sh" # wrapper_of, mpicc_of, mpicxx_of, mpirun_of
 
 # judge FILE PROGRAM: 0 when the program's own checks passed; prints what it counted.
 # BLACS testers end on purpose in BLACS_ABORT (their last "auxiliary test"), so their exit
