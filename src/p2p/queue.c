@@ -264,15 +264,13 @@ static int drain_ring(int src)
     int in_fastbox;
     struct shm_record *rec = p2p_pair_peek(peer, &in_fastbox);
     if (!rec) {
-        if (peer->fastbox_tail_hint) /* as recv_in_place does (recv.c) */
-            shm_fastbox_prefetch_tail(&peer->from_fb);
+        p2p_fastbox_tail_wait(peer);
         return 0;
     }
     do {
         if (in_fastbox)
             shm_fastbox_prefetch_next(&peer->from_fb);
-        peer->fastbox_tail_hint =
-            p2p.fastbox_tail && in_fastbox && rec->size > SHM_RECORD_INLINE_BYTES;
+        p2p_fastbox_tail_note(peer, rec, in_fastbox);
         p2p_handle_record(src, rec);
         shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
     } while (!drain_stop_reached() && (rec = p2p_pair_peek(peer, &in_fastbox)));

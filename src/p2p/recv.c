@@ -156,8 +156,7 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
          !(rec = p2p_pair_peek(peer, &in_fastbox)); polls++) {
         if (polls == IN_PLACE_POLLS)
             return 0;
-        if (peer->fastbox_tail_hint)
-            shm_fastbox_prefetch_tail(&peer->from_fb);
+        p2p_fastbox_tail_wait(peer);
         core_cpu_relax();
     }
     size_t size = (size_t)rec->size;
@@ -172,10 +171,7 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
     }
     if (status)
         set_recv_status(status, source, rec->tag, size);
-    /* 33-64 B payloads: one-way 64 B, vCPUs far, 0.37-0.46 -> 0.29-0.40 us with the second
-     * line asked for while waiting; 8-32 B, whose senders never write it, 2-3% slower when
-     * asked for every time, hence only after such a message (docs/benchmarks.md, session 16). */
-    peer->fastbox_tail_hint = p2p.fastbox_tail && in_fastbox && size > SHM_RECORD_INLINE_BYTES;
+    p2p_fastbox_tail_note(peer, rec, in_fastbox); /* 64 B far: 0.41-0.49 -> 0.33-0.41 us */
     shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
     peer->messages_received++;
     return 1;
