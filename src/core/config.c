@@ -129,7 +129,9 @@ static const struct core_config_entry config_table[] = {
     {"NODEMPI_RECV_IN_PLACE", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.recv_in_place, LOCAL,
      "a blocking MPI_Recv from one source, with nothing posted or unexpected in its "
      "communicator, watches that peer's queues alone and copies an eager message straight "
-     "into the buffer: auto = on = when no rank may sleep (not oversubscribed)"},
+     "into the buffer; MPI_Wait / MPI_Waitall on a receive from one source that is the oldest "
+     "posted in its communicator does the same into the request: auto = on = when no rank "
+     "may sleep (not oversubscribed)"},
     {"NODEMPI_FASTBOX_TAIL", CONFIG_CHOICE, "auto", "auto|on|off", &core_config.fastbox_tail,
      LOCAL,
      "a receive waiting for a peer (in place, NODEMPI_RECV_IN_PLACE, or in a progress round) "

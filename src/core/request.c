@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "core/running.h"
 #include "datatype/datatype.h"
+#include "p2p/p2p.h"
 
 static struct core_request *free_list;
 
@@ -128,6 +129,8 @@ void core_status_set_empty(MPI_Status *status)
 
 void core_request_wait_complete(struct core_request *request)
 {
+    if (request->complete || p2p_wait_recv_in_place(request))
+        return;
     unsigned idle = 0;
     while (!request->complete) {
         if (core_progress())

@@ -39,6 +39,10 @@ int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const 
 int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void *buf,
              MPI_Count count, struct dt_type *type, MPI_Status *status);
 
+/* core_request_wait_complete's first try on a receive request (recv.c): 1 when it completed
+ * the request from its peer's queue in place, 0 when the general wait must run. */
+int p2p_wait_recv_in_place(struct core_request *request);
+
 /* The blocking send's fast path alone: 1 when a standard-mode message went eagerly into the
  * peer's queue (it is then complete), 0 when it needs a request (rendezvous, full queue, sends
  * queued ahead, oneself or MPI_PROC_NULL as dest). Lets MPI_Sendrecv skip its send request. */

@@ -134,6 +134,47 @@ int p2p_irecv(struct core_comm *comm, uint32_t context, int source, int tag, voi
  * would progress meanwhile (other peers' queues, nonblocking collectives) waits no longer. */
 enum { IN_PLACE_POLLS = 256 };
 
+/* The conditions under which a receive may watch one peer alone: nothing of ours queued or
+ * split, no rank that may sleep (its sender must wake it through the general path), and a
+ * queue design whose records from a peer come only through that pair's fastbox and ring. */
+static int in_place_allowed(void)
+{
+    return p2p.recv_in_place && !p2p.pending_peers && !p2p.split_pending && !p2p.wake_peers &&
+           (p2p.queue == P2P_QUEUE_PAIR || p2p.queue == P2P_QUEUE_COR);
+}
+
+/* Watch one peer's fastbox and ring alone for up to IN_PLACE_POLLS steps: its next record, or
+ * NULL. */
+static inline __attribute__((always_inline)) struct shm_record *
+watch_peer(struct p2p_peer *peer, int *in_fastbox)
+{
+    struct shm_record *rec;
+    for (unsigned polls = 0; !(rec = p2p_pair_peek(peer, in_fastbox)); polls++) {
+        if (polls == IN_PLACE_POLLS)
+            return NULL;
+        p2p_fastbox_tail_wait(peer);
+        core_cpu_relax();
+    }
+    return rec;
+}
+
+/* Is rec a whole eager message of context from source that tag accepts and capacity holds? */
+static int takes_in_place(const struct shm_record *rec, uint32_t context, int source, int tag,
+                          size_t capacity)
+{
+    return rec->kind == P2P_RECORD_EAGER && rec->context == context && rec->src == source &&
+           (tag == MPI_ANY_TAG || rec->tag == tag) && (size_t)rec->size <= capacity;
+}
+
+/* Done with a record taken in place (after its payload was copied out). Inlined: a call here
+ * measured in the blocking 8 B ping-pong. */
+static inline __attribute__((always_inline)) void release_in_place(struct p2p_peer *peer, struct shm_record *rec, int in_fastbox)
+{
+    p2p_fastbox_tail_note(peer, rec, in_fastbox); /* 64 B far: 0.41-0.49 -> 0.33-0.41 us */
+    shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
+    peer->messages_received++;
+}
+
 /* MPI_Recv from one source while nothing is posted or unexpected in the communicator: watch
  * that peer's fastbox and ring alone and copy a matching eager message from the cell or record
  * straight into the buffer: no request, no queue, no poll of other peers (issue 5: "the
@@ -142,27 +183,18 @@ enum { IN_PLACE_POLLS = 256 };
 static int recv_in_place(struct core_comm *comm, uint32_t context, int source, int tag,
                          void *buf, MPI_Count count, struct dt_type *type, MPI_Status *status)
 {
-    if (source < 0 || !p2p.recv_in_place || p2p.pending_peers || p2p.split_pending ||
-        p2p.wake_peers || (p2p.queue != P2P_QUEUE_PAIR && p2p.queue != P2P_QUEUE_COR))
+    if (source < 0 || !in_place_allowed())
         return 0;
     int world_src = core_comm_peer_world_rank(comm, source);
     struct p2p_match_queues *q = p2p_queues(context);
     if (world_src == p2p.me || q->posted_head || q->unexpected_head)
         return 0;
     struct p2p_peer *peer = &p2p.peers[world_src];
-    struct shm_record *rec;
     int in_fastbox;
-    for (unsigned polls = 0;
-         !(rec = p2p_pair_peek(peer, &in_fastbox)); polls++) {
-        if (polls == IN_PLACE_POLLS)
-            return 0;
-        p2p_fastbox_tail_wait(peer);
-        core_cpu_relax();
-    }
-    size_t size = (size_t)rec->size;
-    if (rec->kind != P2P_RECORD_EAGER || rec->context != context || rec->src != source ||
-        (tag != MPI_ANY_TAG && rec->tag != tag) || size > dt_packed_size(type, count))
+    struct shm_record *rec = watch_peer(peer, &in_fastbox);
+    if (!rec || !takes_in_place(rec, context, source, tag, dt_packed_size(type, count)))
         return 0;
+    size_t size = (size_t)rec->size;
     if (size) {
         if (dt_is_contiguous(type, count))
             shm_copy((char *)buf + type->true_lb, shm_record_payload(rec), size);
@@ -171,9 +203,36 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
     }
     if (status)
         set_recv_status(status, source, rec->tag, size);
-    p2p_fastbox_tail_note(peer, rec, in_fastbox); /* 64 B far: 0.41-0.49 -> 0.33-0.41 us */
-    shm_pair_release(&peer->from_peer, &peer->from_fb, rec, in_fastbox);
-    peer->messages_received++;
+    release_in_place(peer, rec, in_fastbox);
+    return 1;
+}
+
+/* MPI_Wait (and Waitall, one request at a time) on a posted receive from one source that is the
+ * oldest receive posted in its communicator: watch that peer alone, as recv_in_place does, and
+ * deliver a matching eager record straight into the request, without a progress round, the
+ * context's queue lookup or a walk of the posted queue (Irecv + Send + Wait ping-pong, 8 B:
+ * docs/benchmarks.md "Session 17"). Being the oldest posted receive, the request is the one the
+ * general path would match the record with. 0 leaves everything to the general wait. */
+int p2p_wait_recv_in_place(struct core_request *request)
+{
+    if (request->kind != CORE_REQUEST_RECV || request->peer < 0 || request == p2p.drain_stop ||
+        nodempi.thread_multiple || !in_place_allowed())
+        return 0;
+    struct p2p_match_queues *q = p2p_queues(request->context);
+    if (q->posted_head != request)
+        return 0;
+    int world_src = core_comm_peer_world_rank(request->comm, request->peer);
+    if (world_src == p2p.me)
+        return 0;
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    int in_fastbox;
+    struct shm_record *rec = watch_peer(peer, &in_fastbox);
+    if (!rec ||
+        !takes_in_place(rec, request->context, request->peer, request->tag, recv_capacity(request)))
+        return 0;
+    p2p_unpost(q, request);
+    p2p_deliver_eager(request, rec->src, rec->tag, shm_record_payload(rec), (size_t)rec->size);
+    release_in_place(peer, rec, in_fastbox);
     return 1;
 }
 
