@@ -7,8 +7,14 @@
  * alone), the best a single-copy receiver can do with a message its sender just produced.
  * (4) -c shortdist: memcpy with the destination 16 bytes past the source modulo 4 KiB, where
  * glibc's `rep movsb` is slow on this machine (src/shm/copy.h).
+ * (5) -c mechanism: what a message queue's handshake costs before any MPI software, one-way, as
+ * (1) but each wait step a pause (as nodempi's spin loops): "line_pause" ping-pongs one line;
+ * "cells" sends each way through its own 16 rotating 128-byte cells (nodempi's fastbox
+ * layout: the request and the answer on different lines), an 8-byte payload and a 32-byte
+ * header per message. (1)'s loop has no pause, as the floor bench/compare reports.
  * Output: cacheline,64,2,{oneway_ns,oneway_min_ns},v  memcpy,<bytes>,1,MBps,v
- *         xcopy,<bytes>,2,MBps,v  memcpy_shortdist,<bytes>,1,MBps,v */
+ *         xcopy,<bytes>,2,MBps,v  memcpy_shortdist,<bytes>,1,MBps,v
+ *         mechanism,64,2,{line_pause_ns,cells_ns},v */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -227,6 +233,105 @@ static size_t parse(const char *s, char **end)
     return v;
 }
 
+/* (5): one 128-byte cell per message, 16 per direction, as nodempi's fastbox. */
+enum { MECH_CELLS = 16 };
+struct mech_cell {
+    _Alignas(128) _Atomic unsigned long word; /* the message's number + 1: its publication */
+    int tag, context, src, size;
+    unsigned long pad;
+    char payload[8];
+};
+static struct mech_cell mech_box[2][MECH_CELLS];
+static int mech_cells; /* 0: line_pause (one line, `line` above), 1: cells */
+static long mech_rounds;
+
+static void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void mech_send(int dir, unsigned long n)
+{
+    struct mech_cell *c = &mech_box[dir][n % MECH_CELLS];
+    c->tag = 1;
+    c->context = 2;
+    c->src = dir;
+    c->size = 8;
+    memcpy(c->payload, "payload", 8);
+    atomic_store_explicit(&c->word, n + 1, memory_order_release);
+}
+
+static void mech_recv(int dir, unsigned long n, char *out)
+{
+    struct mech_cell *c = &mech_box[dir][n % MECH_CELLS];
+    while (atomic_load_explicit(&c->word, memory_order_acquire) != n + 1)
+        relax();
+    memcpy(out, c->payload, 8);
+}
+
+static void *mech_ponger(void *arg)
+{
+    (void)arg;
+    pin(cpus[1]);
+    char buf[8];
+    for (unsigned long n = 0; n < (unsigned long)mech_rounds; n++) {
+        if (mech_cells) {
+            mech_recv(0, n, buf);
+            mech_send(1, n);
+        } else {
+            while (atomic_load_explicit(&line, memory_order_acquire) != 2 * n + 1)
+                relax();
+            atomic_store_explicit(&line, 2 * n + 2, memory_order_release);
+        }
+    }
+    return NULL;
+}
+
+/* Median one-way ns of batches of BATCH round trips over mech_rounds in all. */
+static double mechanism_run(int cells, double budget)
+{
+    static double batch[MAXB];
+    /* a round trip takes 60-600 ns here: size the run from the budget at the slow end */
+    long batches = (long)(budget / (BATCH * 600e-9)) + 3;
+    if (batches > MAXB)
+        batches = MAXB;
+    mech_cells = cells;
+    mech_rounds = batches * BATCH;
+    memset(mech_box, 0, sizeof mech_box);
+    atomic_store(&line, 0);
+    pthread_t t;
+    pin(cpus[0]);
+    start_on_second_cpu(&t, mech_ponger, NULL);
+    char buf[8];
+    unsigned long n = 0;
+    for (long b = 0; b < batches; b++) {
+        double t0 = now();
+        for (int i = 0; i < BATCH; i++, n++) {
+            if (cells) {
+                mech_send(0, n);
+                mech_recv(1, n, buf);
+            } else {
+                atomic_store_explicit(&line, 2 * n + 1, memory_order_release);
+                while (atomic_load_explicit(&line, memory_order_acquire) != 2 * n + 2)
+                    relax();
+            }
+        }
+        batch[b] = (now() - t0) / BATCH / 2 * 1e9;
+    }
+    pthread_join(t, NULL);
+    atomic_store(&line, 2);
+    qsort(batch + 1, (size_t)batches - 1, sizeof batch[0], cmp); /* batch 0 warms up */
+    return batch[1 + (batches - 1) / 2];
+}
+
+static void mechanism(double budget)
+{
+    printf("mechanism,64,2,line_pause_ns,%.4g\n", mechanism_run(0, budget / 2));
+    printf("mechanism,64,2,cells_ns,%.4g\n", mechanism_run(1, budget / 2));
+}
+
 int main(int argc, char **argv)
 {
     const char *spec = "1:4M", *what = "cacheline,memcpy,xcopy";
@@ -237,7 +342,7 @@ int main(int argc, char **argv)
         else if (c == 't') budget = atof(optarg);
         else if (c == 'c') what = optarg;
         else {
-            fprintf(stderr, "usage: %s [-s 1:4M|8,1K,..] [-t budget_s] [-c cacheline,memcpy,xcopy,shortdist]\n",
+            fprintf(stderr, "usage: %s [-s 1:4M|8,1K,..] [-t budget_s] [-c cacheline,memcpy,xcopy,shortdist,mechanism]\n",
                     argv[0]);
             return 2;
         }
@@ -266,6 +371,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "hwlimit: only one CPU allowed, no cache-line latency\n");
         else
             cacheline(budget);
+    }
+    if (strstr(what, "mechanism")) {
+        if (k < 2)
+            fprintf(stderr, "hwlimit: only one CPU allowed, no queue mechanism\n");
+        else
+            mechanism(budget);
     }
     if (strstr(what, "memcpy") && n > 0)
         memcpy_bw(sizes, n, budget, 0, "memcpy");
