@@ -344,6 +344,16 @@ void p2p_eager_long_matched(struct core_request *request, struct p2p_unexpected 
 void p2p_skew_check(int world_src);
 void p2p_skew_note_unexpected(struct p2p_unexpected *u);
 void p2p_skew_note_matched(const struct p2p_unexpected *u);
+
+/* Bookkeeping after records from one peer were handled (queue.c's drains in every design,
+ * recv.c's receives in place): the skew watch looks while a backlog lasts or a raise stands.
+ * Inline: the in-place receive runs it per message. */
+static inline void p2p_after_drain(int world_src)
+{
+    struct p2p_peer *peer = &p2p.peers[world_src];
+    if (peer->unexpected_count > 8 || peer->told_raise)
+        p2p_skew_check(world_src);
+}
 void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies);
 
 /* split.c: large single-copy messages copied by sender and receiver together */

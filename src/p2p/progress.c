@@ -147,14 +147,6 @@ void p2p_set_idle_eager(void)
                         !nodempi.oversubscribed);
 }
 
-/* Bookkeeping after records from one peer were handled (queue.c calls it in every design). */
-void p2p_after_drain(int world_src)
-{
-    struct p2p_peer *peer = &p2p.peers[world_src];
-    if (peer->unexpected_count > 8 || peer->told_raise)
-        p2p_skew_check(world_src);
-}
-
 void p2p_flush(void)
 {
     unsigned idle = 0;

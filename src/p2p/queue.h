@@ -44,9 +44,6 @@ struct shm_record *p2p_queue_ring_full(struct p2p_peer *peer, size_t payload_byt
 struct shm_record *p2p_queue_reserve_slow(struct p2p_peer *peer, size_t payload_bytes);
 void p2p_queue_publish_slow(struct p2p_peer *peer, struct shm_record *rec);
 
-/* progress.c: per-peer bookkeeping after records from world_src were handled (skew watch). */
-void p2p_after_drain(int world_src);
-
 /* cor: a receive from world_src was posted (delta 1) or left the posted queue (-1); match.c
  * calls it (MPI_ANY_SOURCE receives are counted in p2p.posted_any_source). */
 void p2p_queue_note_posted(int world_src, int delta);
