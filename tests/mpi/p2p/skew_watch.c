@@ -5,7 +5,10 @@
  *     between its receives, so the watch sees the backlog); a 64 KiB MPI_Send after
  *     it must still be a rendezvous (a raise here would push it through the ring);
  *  2. rank 1 falls behind a stream of 64 KiB MPI_Isends; within a few rounds some of them must
- *     go eagerly (the raise), and every message arrives intact and in order across the switch.
+ *     go eagerly (the raise), and every message arrives intact and in order across the switch;
+ *  3. then 80 ms of a small-message ping-pong (rank 1 keeps up: receives nodempi takes in place,
+ *     without a progress round) must lower the limit again: a 64 KiB MPI_Send after it is a
+ *     rendezvous once more.
  * Other ranks only join the barriers. */
 #include "mpitest.h"
 #include "mt_mpit.h"
@@ -97,6 +100,39 @@ static unsigned long long large_backlog(unsigned char *buf, int round)
     return e;
 }
 
+/* Rank 1 keeps up for a while: a ping-pong of 8 B messages; then (rank 0) does a 64 KiB send go
+ * eagerly? */
+static int eager_after_calm(unsigned char *buf)
+{
+    int eagerly = 0;
+    double until = MPI_Wtime() + 0.08; /* 4x the watch's 20 ms hold before it lowers */
+    int more = 1;
+    while (more) {
+        if (mt_rank == 0) {
+            more = MPI_Wtime() < until;
+            MPI_Send(&more, 1, MPI_INT, 1, TAG, MPI_COMM_WORLD);
+            MPI_Recv(buf, 8, MPI_BYTE, 1, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (mt_rank == 1) {
+            MPI_Recv(&more, 1, MPI_INT, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, 8, MPI_BYTE, 0, TAG, MPI_COMM_WORLD);
+        } else {
+            more = 0;
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (mt_rank == 0) {
+        unsigned long long e = eager_count();
+        mt_fill(buf, LARGE, 11);
+        MPI_Send(buf, LARGE, MPI_BYTE, 1, TAG, MPI_COMM_WORLD);
+        eagerly = eager_count() != e;
+    } else if (mt_rank == 1) {
+        MPI_Recv(buf, LARGE, MPI_BYTE, 0, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MT_VERIFY(buf, LARGE, 11, "64 KiB after the calm");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return eagerly;
+}
+
 int main(int argc, char **argv)
 {
     mt_init_with_mpit(&argc, &argv);
@@ -116,6 +152,10 @@ int main(int argc, char **argv)
     }
     if (mt_rank == 0)
         MT_CHECK(raised, "%d rounds of 64 KiB into a receiver behind: none went eagerly", ROUNDS);
+    MPI_Bcast(&raised, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (raised && eager_after_calm(buf))
+        MT_CHECK(0, "80 ms of a ping-pong the receiver keeps up with did not lower the raised "
+                    "limit: 64 KiB still went eagerly");
 
     free(buf);
     MPI_T_pvar_handle_free(session, &eager);
