@@ -144,7 +144,8 @@ static int in_place_allowed(void)
 }
 
 /* Watch one peer's fastbox and ring alone for up to IN_PLACE_POLLS steps: its next record, or
- * NULL. */
+ * NULL. A record from the fastbox starts the fetch of the next cells, as a drain does (a stream
+ * of small messages then waits for one line transfer per few messages). */
 static inline __attribute__((always_inline)) struct shm_record *
 watch_peer(struct p2p_peer *peer, int *in_fastbox)
 {
@@ -155,6 +156,8 @@ watch_peer(struct p2p_peer *peer, int *in_fastbox)
         p2p_fastbox_tail_wait(peer);
         core_cpu_relax();
     }
+    if (*in_fastbox)
+        shm_fastbox_prefetch_next(&peer->from_fb);
     return rec;
 }
 
@@ -229,6 +232,11 @@ int p2p_wait_recv_in_place(struct core_request *request)
         return 0;
     struct p2p_peer *peer = &p2p.peers[world_src];
     int in_fastbox;
+    /* A record there already (a stream or backlog): a progress round takes it together with
+     * those behind it, matching the next waits' requests in one pass (64-message windows of
+     * 8-64 B: 3-6% more messages per second than taking them here one wait at a time). */
+    if (p2p_pair_peek(peer, &in_fastbox))
+        return 0;
     struct shm_record *rec = watch_peer(peer, &in_fastbox);
     if (!rec ||
         !takes_in_place(rec, request->context, request->peer, request->tag, recv_capacity(request)))

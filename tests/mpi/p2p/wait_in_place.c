@@ -3,7 +3,8 @@
  * sends, odd receives; a rank without partner talks to itself). Each round checks what the
  * in-place completion must keep of the general path:
  *  - order: two receives for the same tag, waited on newest first, still get the messages in
- *    send order (the newest is not the oldest posted: it must not take the first message);
+ *    send order (the newest is not the oldest posted: it must not take the first message); the
+ *    sender sends when told the receiver waits, so that the messages arrive during the wait;
  *  - tags: receives for tags 2 and 1 posted, messages sent with tags 1 then 2, waited in post
  *    order (the record for the other tag comes first);
  *  - MPI_ANY_TAG and the status (source, tag, count) of every size 0..200 B (fastbox cells,
@@ -16,7 +17,7 @@
 
 #include <string.h>
 
-enum { ROUNDS = 30, BIG = 40 * 1024, PINGS = 500 };
+enum { ROUNDS = 30, BIG = 40 * 1024, PINGS = 500, GO = 8 };
 
 static void check_bytes(const unsigned char *buf, size_t n, unsigned char v, const char *what)
 {
@@ -37,11 +38,14 @@ static void fill_bytes(unsigned char *buf, size_t n, unsigned char v)
 static void sender(int peer, MPI_Comm other, int round)
 {
     static unsigned char buf[BIG];
-    int a = 100 + round, b = 200 + round;
-    /* order */
+    int a = 100 + round, b = 200 + round, go;
+    /* order: sent when the receiver says it waits (a record already there when the wait starts
+     * goes through the progress round; these must arrive while it watches in place) */
+    MT_MPI(MPI_Recv(&go, 1, MPI_INT, peer, GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     MT_MPI(MPI_Send(&a, 1, MPI_INT, peer, 5, MPI_COMM_WORLD));
     MT_MPI(MPI_Send(&b, 1, MPI_INT, peer, 5, MPI_COMM_WORLD));
     /* tags: 1 first, then 2 */
+    MT_MPI(MPI_Recv(&go, 1, MPI_INT, peer, GO, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     MT_MPI(MPI_Send(&a, 1, MPI_INT, peer, 1, MPI_COMM_WORLD));
     MT_MPI(MPI_Send(&b, 1, MPI_INT, peer, 2, MPI_COMM_WORLD));
     /* sizes with MPI_ANY_TAG */
@@ -64,10 +68,11 @@ static void receiver(int peer, MPI_Comm other, int round)
     static unsigned char buf[BIG];
     MPI_Request r[2];
     MPI_Status st;
-    int x = -1, y = -1;
+    int x = -1, y = -1, go = 1;
     /* order: wait on the newer receive first */
     MT_MPI(MPI_Irecv(&x, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &r[0]));
     MT_MPI(MPI_Irecv(&y, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &r[1]));
+    MT_MPI(MPI_Send(&go, 1, MPI_INT, peer, GO, MPI_COMM_WORLD));
     MT_MPI(MPI_Wait(&r[1], MPI_STATUS_IGNORE));
     MT_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
     MT_CHECK_INT(100 + round, x, "first of two same-tag receives");
@@ -76,6 +81,7 @@ static void receiver(int peer, MPI_Comm other, int round)
     x = y = -1;
     MT_MPI(MPI_Irecv(&y, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, &r[0]));
     MT_MPI(MPI_Irecv(&x, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &r[1]));
+    MT_MPI(MPI_Send(&go, 1, MPI_INT, peer, GO, MPI_COMM_WORLD));
     MT_MPI(MPI_Wait(&r[0], &st));
     MT_CHECK_INT(2, st.MPI_TAG, "tag of the tag-2 receive");
     MT_MPI(MPI_Wait(&r[1], &st));
