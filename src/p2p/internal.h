@@ -218,6 +218,8 @@ struct p2p_state {
     int cma;                     /* single copy usable (probed and allowed by config) */
     int wake_peers;              /* some rank may sleep: wake after publishing */
     int recv_in_place;           /* NODEMPI_RECV_IN_PLACE (recv.c) */
+    int raised_peers;            /* peers we asked to raise their eager limit (skew.c); the
+                                  * receive in place looks at the skew watch only while any */
     int fastbox_tail;            /* NODEMPI_FASTBOX_TAIL (recv.c) */
     int recv_partial_drain;      /* NODEMPI_RECV_PARTIAL_DRAIN (recv.c, queue.c) */
     int fastbox_pack;            /* NODEMPI_FASTBOX_PACK (send.c) */
@@ -346,8 +348,8 @@ void p2p_skew_note_unexpected(struct p2p_unexpected *u);
 void p2p_skew_note_matched(const struct p2p_unexpected *u);
 
 /* Bookkeeping after records from one peer were handled (queue.c's drains in every design,
- * recv.c's receives in place): the skew watch looks while a backlog lasts or a raise stands.
- * Inline: the in-place receive runs it per message. */
+ * recv.c's receives in place while p2p.raised_peers): the skew watch looks while a backlog
+ * lasts or a raise stands. */
 static inline void p2p_after_drain(int world_src)
 {
     struct p2p_peer *peer = &p2p.peers[world_src];

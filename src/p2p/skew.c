@@ -47,6 +47,7 @@ void p2p_skew_check(int world_src)
         else if (t - peer->skew_since >= skew_raise_hold_s) {
             tell(world_src, 1);
             peer->told_raise = 1;
+            p2p.raised_peers++;
             peer->calm_since = 0;
         }
         return;
@@ -61,6 +62,7 @@ void p2p_skew_check(int world_src)
     else if (t - peer->calm_since >= skew_lower_hold_s) {
         tell(world_src, 0);
         peer->told_raise = 0;
+        p2p.raised_peers--;
         peer->skew_since = 0;
     }
 }

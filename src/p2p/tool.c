@@ -103,6 +103,7 @@ void p2p_config_changed(void)
                 struct p2p_cookies lower = {0, 0};
                 p2p_queue_control(r, P2P_RECORD_SKEW, &lower);
                 peer->told_raise = 0;
+                p2p.raised_peers--;
             }
         }
     }
