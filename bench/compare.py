@@ -278,7 +278,7 @@ def placement_lines(raw, markdown):
     cells = {}
     for r in raw:
         if (r.get("place") in ("close", "far") and r["ranks"] == 2 and
-                r["benchmark"] == "latency" and r["x"] <= 65536):
+                r["benchmark"] == "latency" and r["metric"] == "lat_us" and r["x"] <= 65536):
             cells.setdefault((r["x"], r["place"], r["rep"]), {})[r["mpi"]] = r["value"]
     by = {}
     for (x, place, rep), per in cells.items():
