@@ -12,9 +12,13 @@
  * "cells" sends each way through its own 16 rotating 128-byte cells (nodempi's fastbox
  * layout: the request and the answer on different lines), an 8-byte payload and a 32-byte
  * header per message. (1)'s loop has no pause, as the floor bench/compare reports.
+ * (6) -c memcpy_window: memcpy of each size from one source into 64 destinations in turn, the
+ * working set of bench/bw's window of 64 receive buffers (from 1 MiB that is DRAM, not cache):
+ * what a copy of that size costs where windowed bandwidth moves its data. (2) is the in-cache
+ * figure, which only OSU's one receive buffer keeps.
  * Output: cacheline,64,2,{oneway_ns,oneway_min_ns},v  memcpy,<bytes>,1,MBps,v
  *         xcopy,<bytes>,2,MBps,v  memcpy_shortdist,<bytes>,1,MBps,v
- *         mechanism,64,2,{line_pause_ns,cells_ns},v */
+ *         mechanism,64,2,{line_pause_ns,cells_ns},v  memcpy_window,<bytes>,1,MBps,v */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
@@ -164,6 +168,48 @@ static void memcpy_bw(const size_t *sizes, int n, double budget, size_t distance
     }
     free(src);
     free(block);
+}
+
+enum { WINDOW = 64 }; /* bench/bw's window */
+
+/* memcpy bandwidth at each size with bench/bw's receive-side working set: copy k goes to
+ * destination k % WINDOW, so a destination is reused only after WINDOW * size bytes. The first
+ * pass over the destinations is left out (page faults, as bw's warm-up). */
+static void memcpy_window(const size_t *sizes, int n, double budget)
+{
+    size_t max = sizes[n - 1];
+    char *src = page_alloc(max), *dst = page_alloc(max * WINDOW);
+    memset(src, 1, max);
+    memset(dst, 2, max * WINDOW);
+    pin(cpus[0]);
+    for (int i = 0; i < n; i++) {
+        size_t s = sizes[i];
+        double res[5];
+        long reps = WINDOW;
+        for (;;) { /* calibrate to a fiftieth of the budget per batch, whole windows */
+            double t0 = now();
+            for (long r = 0; r < reps; r++) {
+                memcpy(dst + (size_t)(r % WINDOW) * s, src, s);
+                __asm__ volatile("" ::: "memory");
+            }
+            double dt = now() - t0;
+            if (dt > budget / 50 || reps > (1L << 30))
+                break;
+            reps *= 2;
+        }
+        for (int b = 0; b < 5; b++) {
+            double t0 = now();
+            for (long r = 0; r < reps; r++) {
+                memcpy(dst + (size_t)(r % WINDOW) * s, src, s);
+                __asm__ volatile("" ::: "memory");
+            }
+            res[b] = (double)s * (double)reps / (now() - t0) / 1e6;
+        }
+        qsort(res, 5, sizeof res[0], cmp);
+        printf("memcpy_window,%zu,1,MBps,%.6g\n", s, res[2]);
+    }
+    free(src);
+    free(dst);
 }
 
 typedef struct {
@@ -332,6 +378,19 @@ static void mechanism(double budget)
     printf("mechanism,64,2,cells_ns,%.4g\n", mechanism_run(1, budget / 2));
 }
 
+/* Is name one of the comma-separated items of list? */
+static int selected(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',')) {
+        if (*p == ',')
+            p++;
+        if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *spec = "1:4M", *what = "cacheline,memcpy,xcopy";
@@ -342,7 +401,7 @@ int main(int argc, char **argv)
         else if (c == 't') budget = atof(optarg);
         else if (c == 'c') what = optarg;
         else {
-            fprintf(stderr, "usage: %s [-s 1:4M|8,1K,..] [-t budget_s] [-c cacheline,memcpy,xcopy,shortdist,mechanism]\n",
+            fprintf(stderr, "usage: %s [-s 1:4M|8,1K,..] [-t budget_s] [-c cacheline,memcpy,xcopy,shortdist,mechanism,memcpy_window]\n",
                     argv[0]);
             return 2;
         }
@@ -366,23 +425,25 @@ int main(int argc, char **argv)
         if (CPU_ISSET(i, &set))
             cpus[k++] = i;
     printf("benchmark,x,ranks,metric,value\n");
-    if (strstr(what, "cacheline")) {
+    if (selected(what, "cacheline")) {
         if (k < 2)
             fprintf(stderr, "hwlimit: only one CPU allowed, no cache-line latency\n");
         else
             cacheline(budget);
     }
-    if (strstr(what, "mechanism")) {
+    if (selected(what, "mechanism")) {
         if (k < 2)
             fprintf(stderr, "hwlimit: only one CPU allowed, no queue mechanism\n");
         else
             mechanism(budget);
     }
-    if (strstr(what, "memcpy") && n > 0)
+    if (selected(what, "memcpy") && n > 0)
         memcpy_bw(sizes, n, budget, 0, "memcpy");
-    if (strstr(what, "shortdist") && n > 0)
+    if (selected(what, "memcpy_window") && n > 0)
+        memcpy_window(sizes, n, budget);
+    if (selected(what, "shortdist") && n > 0)
         memcpy_bw(sizes, n, budget, 16, "memcpy_shortdist");
-    if (strstr(what, "xcopy") && n > 0 && k == 2)
+    if (selected(what, "xcopy") && n > 0 && k == 2)
         xcopy(sizes, n, budget);
     return 0;
 }
