@@ -12,6 +12,7 @@
 #include "mpi/mpit.h"
 #include "p2p/p2p.h"
 #include "rma/rma.h"
+#include "shm/wake.h"
 
 /* ---- the variables ------------------------------------------------------------------------- */
 
@@ -61,6 +62,12 @@ static unsigned long long futex_sleeps(const struct mpit_pvar *var, long context
 {
     (void)var, (void)context;
     return nodempi.futex_sleeps;
+}
+
+static unsigned long long futex_wakes(const struct mpit_pvar *var, long context)
+{
+    (void)var, (void)context;
+    return atomic_load_explicit(&shm_futex_wakes, memory_order_relaxed);
 }
 
 static unsigned long long poll_yields(const struct mpit_pvar *var, long context)
@@ -121,6 +128,9 @@ static const struct mpit_pvar pvars[] = {
     {"nodempi_shm_futex_sleeps", COUNTER, NO_OBJECT, MPIT_CAT_SHM, MPI_T_VERBOSITY_USER_DETAIL,
      futex_sleeps, "Times this process slept on its futex while waiting (NODEMPI_WAIT=block, "
      "or auto with more ranks than cores)", -1},
+    {"nodempi_shm_futex_wakes", COUNTER, NO_OBJECT, MPIT_CAT_SHM, MPI_T_VERBOSITY_USER_DETAIL,
+     futex_wakes, "Times this process woke a sleeping rank with a futex system call (after "
+     "sending it something it may have waited for)", -1},
     {"nodempi_progress_poll_yields", COUNTER, NO_OBJECT, MPIT_CAT_SHM, MPI_T_VERBOSITY_USER_DETAIL,
      poll_yields, "Times this process gave its core away after nonblocking calls (MPI_Test, "
      "MPI_Iprobe, ...) kept finding nothing while oversubscribed", -1},
