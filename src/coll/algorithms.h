@@ -158,6 +158,9 @@ int coll_shm_allreduce_applies(const struct coll_args *a);
 int coll_shm_allreduce_run(const struct coll_args *a);
 int coll_shm_allgather_applies(const struct coll_args *a);
 int coll_shm_allgather_run(const struct coll_args *a);
+/* shm_alltoall.c: the same for MPI_Alltoall of a send vector of up to a cell. */
+int coll_shm_alltoall_applies(const struct coll_args *a);
+int coll_shm_alltoall_run(const struct coll_args *a);
 /* coll.c: a blocking collective as its selection table's schedule (what those fall back to
  * when the slot table is full). */
 int coll_run_schedule(const struct coll_args *a);

@@ -108,6 +108,8 @@ static int run_blocking(const struct coll_args *a)
         return coll_shm_allreduce_run(a);
     if (coll_shm_allgather_applies(a))
         return coll_shm_allgather_run(a);
+    if (coll_shm_alltoall_applies(a))
+        return coll_shm_alltoall_run(a);
     return coll_run_schedule(a);
 }
 

@@ -1,7 +1,8 @@
-/* shm_allreduce.c - small MPI_Allreduce and MPI_Allgather calls back to back under contention
- * (at 3+ ranks of an oversubscribed job nodempi passes them through shared cells,
- * src/coll/shm_allreduce.c, shm_allgather.c): an allgather right after an allreduce and the
- * other way round (they must not write cells the other's ranks still read), blocks received
+/* shm_allreduce.c - small MPI_Allreduce, MPI_Allgather and MPI_Alltoall calls back to back
+ * under contention (at 3+ ranks of an oversubscribed job nodempi passes them through shared
+ * cells, src/coll/shm_allreduce.c, shm_allgather.c, shm_alltoall.c): an allgather right after
+ * an allreduce, an alltoall after it, and the other way round (they must not write cells the
+ * other's ranks still read), blocks received
  * through a strided type on some ranks (they travel packed),
  * a non-commutative user op must combine in rank order, every round's values differ (a rank
  * that read a stale result or a cell of the next call would see it), MPI_IN_PLACE, sizes on
@@ -125,6 +126,55 @@ static void check_allgather(MPI_Comm comm, int round)
     MPI_Type_free(&vec);
 }
 
+/* MPI_Alltoall of k ints per block (4-32 bytes: send vectors across the 128-byte cell from 4
+ * ranks on) after the allgather; odd ranks receive through a strided type; every third round
+ * in place. Rank s's block for rank r differs for every (s, r, round). */
+static void check_alltoall(MPI_Comm comm, int round)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int k = 1 + (int)(mt_mix((uint64_t)round, 23) % 8);
+    int strided = rank % 2 == 1;
+    MPI_Datatype vec;
+    MT_MPI(MPI_Type_vector(k, 1, 2, MPI_INT, &vec));
+    MT_MPI(MPI_Type_commit(&vec));
+    int stride = strided ? 2 * k - 1 : k;
+    int *buf = mt_malloc(sizeof(int) * (size_t)(size * stride + 1));
+    int *mine = mt_malloc(sizeof(int) * (size_t)(size * k));
+    for (int i = 0; i < size * stride + 1; i++)
+        buf[i] = -1;
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < k; i++)
+            mine[r * k + i] = block_value(rank * 1000 + r, round, i);
+    int in_place = round % 3 == 1;
+    if (in_place)
+        for (int r = 0; r < size; r++)
+            for (int i = 0; i < k; i++)
+                buf[r * stride + (strided ? 2 * i : i)] = mine[r * k + i];
+    MT_MPI(MPI_Alltoall(in_place ? MPI_IN_PLACE : mine, k, MPI_INT, buf, strided ? 1 : k,
+                        strided ? vec : MPI_INT, comm));
+    for (int r = 0; r < size; r++)
+        for (int i = 0; i < k; i++) {
+            int got = buf[r * stride + (strided ? 2 * i : i)];
+            int want = block_value(r * 1000 + rank, round, i);
+            if (got != want) {
+                mt_fail(__FILE__, __LINE__, "round %d alltoall block from %d [%d] = %d, want %d",
+                        round, r, i, got, want);
+                r = size;
+                break;
+            }
+            if (strided && i + 1 < k && buf[r * stride + 2 * i + 1] != -1) {
+                mt_fail(__FILE__, __LINE__, "round %d alltoall wrote a gap", round);
+                r = size;
+                break;
+            }
+        }
+    free(mine);
+    free(buf);
+    MPI_Type_free(&vec);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -141,6 +191,7 @@ int main(int argc, char **argv)
         MPI_Comm comm = round % 4 == 3 ? dup : MPI_COMM_WORLD;
         check_affine(comm, op, pair, count, round, round % 3 == 0);
         check_allgather(comm, round);
+        check_alltoall(comm, round);
         if (round % 7 == 0)
             MT_MPI(MPI_Barrier(MPI_COMM_WORLD));
         /* a predefined op on doubles: 1-16 of them, the sum is exact */
