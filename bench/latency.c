@@ -7,6 +7,9 @@
  *   irecv        MPI_Irecv posted first, MPI_Send, MPI_Wait            -> irecv_lat_us
  *   nonblocking  MPI_Irecv, MPI_Isend, MPI_Waitall (a halo exchange's) -> nb_lat_us
  *                (the answering rank waits for the receive, then sends)
+ *   test         MPI_Irecv, MPI_Send, MPI_Test until done (a program that polls to
+ *                overlap work)                                          -> test_lat_us
+ *   waitany      MPI_Irecv, MPI_Isend, MPI_Waitany until both are done -> waitany_lat_us
  * Output: latency,<bytes>,<ranks>,<metric>,<one-way microseconds> */
 #include "common.h"
 
@@ -61,6 +64,42 @@ static void pingpong_nonblocking(void *p)
     }
 }
 
+static void pingpong_test(void *p)
+{
+    ctx_t *c = p;
+    MPI_Request r;
+    int done = 0;
+    if (c->rank > 1)
+        return;
+    MPI_Irecv(c->rbuf, c->count, MPI_BYTE, 1 - c->rank, 0, MPI_COMM_WORLD, &r);
+    if (c->rank == 0)
+        MPI_Send(c->sbuf, c->count, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+    while (!done)
+        MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+    if (c->rank == 1)
+        MPI_Send(c->sbuf, c->count, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+}
+
+static void pingpong_waitany(void *p)
+{
+    ctx_t *c = p;
+    MPI_Request r[2];
+    MPI_Status st;
+    int index;
+    if (c->rank > 1)
+        return;
+    MPI_Irecv(c->rbuf, c->count, MPI_BYTE, 1 - c->rank, 0, MPI_COMM_WORLD, &r[0]);
+    if (c->rank == 0) {
+        MPI_Isend(c->sbuf, c->count, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &r[1]);
+        MPI_Waitany(2, r, &index, &st);
+        MPI_Waitany(2, r, &index, &st);
+    } else {
+        MPI_Waitany(1, r, &index, &st);
+        MPI_Isend(c->sbuf, c->count, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &r[1]);
+        MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+    }
+}
+
 static const struct {
     const char *name, *metric;
     void (*fn)(void *);
@@ -68,12 +107,14 @@ static const struct {
     {"blocking", "lat_us", pingpong},
     {"irecv", "irecv_lat_us", pingpong_irecv},
     {"nonblocking", "nb_lat_us", pingpong_nonblocking},
+    {"test", "test_lat_us", pingpong_test},
+    {"waitany", "waitany_lat_us", pingpong_waitany},
 };
 
 int main(int argc, char **argv)
 {
     nb_opts o;
-    nb_init(&argc, &argv, &o, "1:4M", 0, "  -c blocking,irecv,nonblocking  forms to time (default blocking)\n");
+    nb_init(&argc, &argv, &o, "1:4M", 0, "  -c blocking,irecv,nonblocking,test,waitany  forms to time (default blocking)\n");
     nb_require_ranks(&o, 2, "latency");
     size_t max = o.sizes[o.nsizes - 1];
     ctx_t c = {nb_alloc(max), nb_alloc_offset(max, o.recv_offset), 0, o.rank};

@@ -207,10 +207,16 @@ int core_request_waitall(int count, struct core_request **requests)
     return rc;
 }
 
+void core_request_poll(struct core_request *request)
+{
+    if (!p2p_test_recv_in_place(request))
+        core_progress_poll();
+}
+
 int core_request_test(struct core_request *request, int *flag, MPI_Status *status)
 {
     if (!request->complete)
-        core_progress();
+        core_request_poll(request);
     *flag = request->complete;
     if (!request->complete)
         return MPI_SUCCESS;

@@ -113,6 +113,10 @@ void core_status_set_empty(MPI_Status *status);
  * error class. */
 int core_request_wait(struct core_request *request, MPI_Status *status);
 int core_request_waitall(int count, struct core_request **requests);
+/* One nonblocking look for an incomplete request (MPI_Test): a receive that is the oldest
+ * posted from its source takes a matching message at the head of that peer's queues in place
+ * (p2p_test_recv_in_place), anything else gets a progress poll (core_progress_poll). */
+void core_request_poll(struct core_request *request);
 int core_request_test(struct core_request *request, int *flag, MPI_Status *status);
 
 /* Block until request->complete, progressing (no status copy, no free). */

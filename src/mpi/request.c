@@ -60,7 +60,7 @@ static int test_one(struct core_request *r, int *flag, MPI_Status *status)
         return 0;
     }
     if (!r->complete)
-        core_progress_poll();
+        core_request_poll(r);
     *flag = r->complete;
     return r->complete;
 }
@@ -174,21 +174,49 @@ static int find_completed(int count, MPI_Request *requests)
     return found;
 }
 
+/* The index of the one active request of the array if every other is inactive or null (none
+ * is complete: find_completed said so), else -1. */
+static int only_pending(int count, MPI_Request *requests)
+{
+    int only = -1;
+    for (int i = 0; i < count; i++) {
+        if (!is_active(core_request_from_handle(requests[i])))
+            continue;
+        if (only >= 0)
+            return -1;
+        only = i;
+    }
+    return only;
+}
+
 /* find_completed after progress: until it finds one (or finds none active) when blocking,
- * after one round otherwise. */
+ * after one round otherwise. With one request pending (MPI_Waitany / Waitsome loops over a
+ * receive and a send that completed first, or over one request) that request waits, or is
+ * tested, as MPI_Wait and MPI_Test do: in place when it is a receive (core/request.c). */
 static int progress_find_completed(int count, MPI_Request *requests, int blocking)
 {
+    int found = find_completed(count, requests);
+    if (found != -1)
+        return found;
+    int only = only_pending(count, requests);
+    if (only >= 0) {
+        struct core_request *r = core_request_from_handle(requests[only]);
+        if (blocking)
+            core_request_wait_complete(r);
+        else
+            core_request_poll(r);
+        return r->complete ? only : -1;
+    }
     if (!blocking) { /* one poll, one scan: MPI_Testany of 4 pending, 16 -> 11.3 ns */
         core_progress_poll();
         return find_completed(count, requests);
     }
     unsigned idle = 0;
-    int found = find_completed(count, requests);
     while (found == -1) {
         if (core_progress())
             idle = 0;
         found = find_completed(count, requests);
-        if (found != -1 || !blocking)
+        if (found != -1)
             break;
         core_progress_idle(++idle);
     }

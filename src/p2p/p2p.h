@@ -40,8 +40,10 @@ int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void
              MPI_Count count, struct dt_type *type, MPI_Status *status);
 
 /* core_request_wait_complete's first try on a receive request (recv.c): 1 when it completed
- * the request from its peer's queue in place, 0 when the general wait must run. */
+ * the request from its peer's queue in place, 0 when the general wait must run. The test form
+ * (core_request_test) looks once instead of watching: 0 when its progress round must run. */
 int p2p_wait_recv_in_place(struct core_request *request);
+int p2p_test_recv_in_place(struct core_request *request);
 
 /* The blocking send's fast path alone: 1 when a standard-mode message went eagerly into the
  * peer's queue (it is then complete), 0 when it needs a request (rendezvous, full queue, sends

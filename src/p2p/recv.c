@@ -214,38 +214,66 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
     return 1;
 }
 
-/* MPI_Wait (and Waitall, one request at a time) on a posted receive from one source that is the
- * oldest receive posted in its communicator: watch that peer alone, as recv_in_place does, and
- * deliver a matching eager record straight into the request, without a progress round, the
- * context's queue lookup or a walk of the posted queue (Irecv + Send + Wait ping-pong, 8 B:
- * docs/benchmarks.md "Session 17"). Being the oldest posted receive, the request is the one the
- * general path would match the record with. 0 leaves everything to the general wait. */
-int p2p_wait_recv_in_place(struct core_request *request)
+/* The oldest posted receive of its communicator, from one source in this process's reach: the
+ * request the general path would match that source's next record with. Its peer, or NULL. */
+static struct p2p_peer *oldest_posted_peer(struct core_request *request, int *world_src)
 {
     if (request->kind != CORE_REQUEST_RECV || request->peer < 0 || request == p2p.drain_stop ||
         nodempi.thread_multiple || !in_place_allowed())
+        return NULL;
+    if (p2p_queues(request->context)->posted_head != request)
+        return NULL;
+    *world_src = core_comm_peer_world_rank(request->comm, request->peer);
+    return *world_src == p2p.me ? NULL : &p2p.peers[*world_src];
+}
+
+/* Deliver rec into request if it is a whole eager message for it; 1 when it did. */
+static int deliver_in_place(struct core_request *request, int world_src, struct p2p_peer *peer,
+                            struct shm_record *rec, int in_fastbox)
+{
+    if (!takes_in_place(rec, request->context, request->peer, request->tag,
+                        recv_capacity(request)))
         return 0;
-    struct p2p_match_queues *q = p2p_queues(request->context);
-    if (q->posted_head != request)
+    p2p_unpost(p2p_queues(request->context), request);
+    p2p_deliver_eager(request, rec->src, rec->tag, shm_record_payload(rec), (size_t)rec->size);
+    release_in_place(world_src, peer, rec, in_fastbox);
+    return 1;
+}
+
+/* MPI_Wait (and Waitall, one request at a time; Waitany and Waitsome with one request left) on
+ * a posted receive from one source that is the oldest receive posted in its communicator:
+ * watch that peer alone, as recv_in_place does, and deliver a matching eager record straight
+ * into the request, without a progress round, the context's queue lookup or a walk of the
+ * posted queue (Irecv + Send + Wait ping-pong, 8 B: docs/benchmarks.md "Session 17"). Being the
+ * oldest posted receive, the request is the one the general path would match the record with.
+ * 0 leaves everything to the general wait. */
+int p2p_wait_recv_in_place(struct core_request *request)
+{
+    int world_src, in_fastbox;
+    struct p2p_peer *peer = oldest_posted_peer(request, &world_src);
+    if (!peer)
         return 0;
-    int world_src = core_comm_peer_world_rank(request->comm, request->peer);
-    if (world_src == p2p.me)
-        return 0;
-    struct p2p_peer *peer = &p2p.peers[world_src];
-    int in_fastbox;
     /* A record there already (a stream or backlog): a progress round takes it together with
      * those behind it, matching the next waits' requests in one pass (64-message windows of
      * 8-64 B: 3-6% more messages per second than taking them here one wait at a time). */
     if (p2p_pair_peek(peer, &in_fastbox))
         return 0;
     struct shm_record *rec = watch_peer(peer, &in_fastbox);
-    if (!rec ||
-        !takes_in_place(rec, request->context, request->peer, request->tag, recv_capacity(request)))
+    return rec && deliver_in_place(request, world_src, peer, rec, in_fastbox);
+}
+
+/* MPI_Test on such a receive: one look at that peer, and a matching eager record at the head of
+ * its queues goes straight into the request; 0 (nothing there, or something else first) leaves
+ * the call to its progress round. A loop of MPI_Test calls sees the message in the call after
+ * it lands, and that call then does no round at all. */
+int p2p_test_recv_in_place(struct core_request *request)
+{
+    int world_src, in_fastbox;
+    struct p2p_peer *peer = oldest_posted_peer(request, &world_src);
+    if (!peer)
         return 0;
-    p2p_unpost(q, request);
-    p2p_deliver_eager(request, rec->src, rec->tag, shm_record_payload(rec), (size_t)rec->size);
-    release_in_place(world_src, peer, rec, in_fastbox);
-    return 1;
+    struct shm_record *rec = p2p_pair_peek(peer, &in_fastbox);
+    return rec && deliver_in_place(request, world_src, peer, rec, in_fastbox);
 }
 
 /* A blocking receive keeps its request on the stack: no allocation, no reference counting (the

@@ -1,5 +1,8 @@
 /* wait_in_place: MPI_Wait / MPI_Waitall on posted receives from one source, the case nodempi
- * completes by watching that peer alone (p2p_wait_recv_in_place). Pairs of ranks (even rank
+ * completes by watching that peer alone (p2p_wait_recv_in_place), and the calls that take the
+ * same path: MPI_Test loops (one look, p2p_test_recv_in_place), MPI_Waitany, Waitsome and
+ * Testany over one pending request among null ones. The receiver's rounds cycle through the
+ * five ways of completing; the ping-pong mixes them too. Pairs of ranks (even rank
  * sends, odd receives; a rank without partner talks to itself). Each round checks what the
  * in-place completion must keep of the general path:
  *  - order: two receives for the same tag, waited on newest first, still get the messages in
@@ -35,6 +38,49 @@ static void fill_bytes(unsigned char *buf, size_t n, unsigned char v)
         buf[i] = (unsigned char)(v + i);
 }
 
+enum { BY_WAIT, BY_TEST, BY_WAITANY, BY_WAITSOME, BY_TESTANY, WAYS };
+
+/* Complete *r the given way; st may be MPI_STATUS_IGNORE. Returns the call's error code (for
+ * Waitsome the request's own, from its status). */
+static int complete(MPI_Request *r, MPI_Status *st, int way)
+{
+    MPI_Status local[2];
+    int rc = MPI_SUCCESS, flag = 0, index = -1, out = 0, indices[2];
+    switch (way) {
+    case BY_WAIT:
+        return MPI_Wait(r, st);
+    case BY_TEST:
+        while (rc == MPI_SUCCESS && !flag)
+            rc = MPI_Test(r, &flag, st);
+        return rc;
+    case BY_WAITANY: {
+        MPI_Request a[3] = {MPI_REQUEST_NULL, *r, MPI_REQUEST_NULL};
+        rc = MPI_Waitany(3, a, &index, st);
+        *r = a[1];
+        MT_CHECK_INT(1, index, "MPI_Waitany's index");
+        return rc;
+    }
+    case BY_WAITSOME: {
+        MPI_Request a[2] = {*r, MPI_REQUEST_NULL};
+        while (rc == MPI_SUCCESS && out == 0)
+            rc = MPI_Waitsome(2, a, &out, indices, local);
+        *r = a[0];
+        MT_CHECK(out == 1 && indices[0] == 0, "MPI_Waitsome: %d done, index %d", out, indices[0]);
+        if (st != MPI_STATUS_IGNORE)
+            *st = local[0];
+        return rc == MPI_ERR_IN_STATUS ? local[0].MPI_ERROR : rc;
+    }
+    default: {
+        MPI_Request a[2] = {MPI_REQUEST_NULL, *r};
+        while (rc == MPI_SUCCESS && !flag)
+            rc = MPI_Testany(2, a, &index, &flag, st);
+        *r = a[1];
+        MT_CHECK_INT(1, index, "MPI_Testany's index");
+        return rc;
+    }
+    }
+}
+
 static void sender(int peer, MPI_Comm other, int round)
 {
     static unsigned char buf[BIG];
@@ -68,13 +114,13 @@ static void receiver(int peer, MPI_Comm other, int round)
     static unsigned char buf[BIG];
     MPI_Request r[2];
     MPI_Status st;
-    int x = -1, y = -1, go = 1;
+    int x = -1, y = -1, go = 1, way = round % WAYS;
     /* order: wait on the newer receive first */
     MT_MPI(MPI_Irecv(&x, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &r[0]));
     MT_MPI(MPI_Irecv(&y, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &r[1]));
     MT_MPI(MPI_Send(&go, 1, MPI_INT, peer, GO, MPI_COMM_WORLD));
-    MT_MPI(MPI_Wait(&r[1], MPI_STATUS_IGNORE));
-    MT_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+    MT_MPI(complete(&r[1], MPI_STATUS_IGNORE, way));
+    MT_MPI(complete(&r[0], MPI_STATUS_IGNORE, way));
     MT_CHECK_INT(100 + round, x, "first of two same-tag receives");
     MT_CHECK_INT(200 + round, y, "second of two same-tag receives");
     /* tags: the tag-2 receive is the oldest posted, the tag-1 message comes first */
@@ -82,9 +128,9 @@ static void receiver(int peer, MPI_Comm other, int round)
     MT_MPI(MPI_Irecv(&y, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, &r[0]));
     MT_MPI(MPI_Irecv(&x, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &r[1]));
     MT_MPI(MPI_Send(&go, 1, MPI_INT, peer, GO, MPI_COMM_WORLD));
-    MT_MPI(MPI_Wait(&r[0], &st));
+    MT_MPI(complete(&r[0], &st, way));
     MT_CHECK_INT(2, st.MPI_TAG, "tag of the tag-2 receive");
-    MT_MPI(MPI_Wait(&r[1], &st));
+    MT_MPI(complete(&r[1], &st, way));
     MT_CHECK_INT(1, st.MPI_TAG, "tag of the tag-1 receive");
     MT_CHECK_INT(100 + round, x, "tag-1 message");
     MT_CHECK_INT(200 + round, y, "tag-2 message");
@@ -92,7 +138,7 @@ static void receiver(int peer, MPI_Comm other, int round)
     for (int size = 0; size <= 200; size += 8) {
         memset(buf, 0xee, 256);
         MT_MPI(MPI_Irecv(buf, 256, MPI_BYTE, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &r[0]));
-        MT_MPI(MPI_Wait(&r[0], &st));
+        MT_MPI(complete(&r[0], &st, way));
         MT_CHECK_STATUS(&st, peer, size % 7, MPI_BYTE, size, "sized message");
         check_bytes(buf, (size_t)size, (unsigned char)(size + round), "sized message");
         MT_CHECK_INT(0xee, buf[size], "byte after the message");
@@ -104,13 +150,13 @@ static void receiver(int peer, MPI_Comm other, int round)
     /* another communicator's message ahead of the awaited one */
     x = y = -1;
     MT_MPI(MPI_Irecv(&x, 1, MPI_INT, peer, 4, MPI_COMM_WORLD, &r[0]));
-    MT_MPI(MPI_Wait(&r[0], &st));
+    MT_MPI(complete(&r[0], &st, way));
     MT_CHECK_INT(100 + round, x, "message behind another communicator's");
     MT_MPI(MPI_Recv(&y, 1, MPI_INT, peer, 4, other, MPI_STATUS_IGNORE));
     MT_CHECK_INT(200 + round, y, "the other communicator's message");
     /* truncation */
     MT_MPI(MPI_Irecv(buf, 16, MPI_BYTE, peer, 6, MPI_COMM_WORLD, &r[0]));
-    int rc = MPI_Wait(&r[0], &st);
+    int rc = complete(&r[0], &st, way);
     MT_CHECK_ERRCLASS(rc, MPI_ERR_TRUNCATE, "64 B into a 16 B receive");
 }
 
@@ -129,12 +175,15 @@ static void ping_pong(int peer, int first)
             else
                 MT_MPI(MPI_Isend(out, (int)n, MPI_BYTE, peer, 9, MPI_COMM_WORLD, &r[1]));
             if (i % 2)
-                MT_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
-            else
+                MT_MPI(complete(&r[0], MPI_STATUS_IGNORE, (i / 2) % WAYS));
+            else if (i % 4 == 0)
                 MT_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+            else /* the send first, then the receive alone */
+                for (int done = 0, out, idx[2]; done < 2; done += out)
+                    MT_MPI(MPI_Waitsome(2, r, &out, idx, MPI_STATUSES_IGNORE));
             check_bytes(in, n, (unsigned char)(i + 1), "reply");
         } else {
-            MT_MPI(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
+            MT_MPI(complete(&r[0], MPI_STATUS_IGNORE, i % WAYS));
             check_bytes(in, n, (unsigned char)i, "ping");
             fill_bytes(out, n, (unsigned char)(i + 1));
             MT_MPI(MPI_Send(out, (int)n, MPI_BYTE, peer, 9, MPI_COMM_WORLD));
