@@ -317,11 +317,12 @@ def plan(cfg, groups, ranks, sizes_override, recv_offset=0):
         if g in groups:
             jobs.append(Job(g, g, ["-s", s[g]] + two[g] + a + t, 2))
     if "latency" in groups:
-        # The nonblocking forms real codes use (Irecv + Send + Wait; Irecv + Isend + Waitall),
-        # at the sizes where the software path, not the copy, sets the time.
+        # The nonblocking forms real codes use (Irecv + Send + Wait; Irecv + Isend + Waitall;
+        # an MPI_Test loop; MPI_Waitany), at the sizes where the software path, not the copy,
+        # sets the time.
         nb_sizes = ",".join(x for x in s["latency"].split(",") if ":" not in x) \
             if ":" not in s["latency"] else "8,64,512,4K,64K"
-        jobs.append(Job("latency", "latency", ["-s", nb_sizes, "-c", "irecv,nonblocking"] + a + t, 2))
+        jobs.append(Job("latency", "latency", ["-s", nb_sizes, "-c", "irecv,nonblocking,test,waitany"] + a + t, 2))
     if "skew" in groups:
         # 16 KiB as seed 001 Fig. 6; 1 KiB is eager in every MPI, for contrast.
         for m in ("16K", "1K"):
