@@ -20,6 +20,7 @@ int coll_build(struct coll_sched *s, const struct coll_args *a);
 /* Name of algorithm `index` (0-based) of a collective's table (NULL past the end), and the
  * NODEMPI_COLL_<OP> choice string the table must match. */
 const char *coll_algorithm_name(enum coll_kind kind, int index);
+coll_build_fn *coll_selected_builder(const struct coll_args *a);
 const char *coll_algorithm_choices(enum coll_kind kind);
 
 /* barrier.c */
@@ -161,6 +162,10 @@ int coll_shm_allgather_run(const struct coll_args *a);
 /* shm_alltoall.c: the same for MPI_Alltoall of a send vector of up to a cell. */
 int coll_shm_alltoall_applies(const struct coll_args *a);
 int coll_shm_alltoall_run(const struct coll_args *a);
+/* shm_reduce_scatter.c: MPI_Reduce_scatter(_block) of a vector of up to a cell, where the
+ * schedule would halve recursively (its tree, reproduced in the cells). */
+int coll_shm_reduce_scatter_applies(const struct coll_args *a);
+int coll_shm_reduce_scatter_run(const struct coll_args *a);
 /* coll.c: a blocking collective as its selection table's schedule (what those fall back to
  * when the slot table is full). */
 int coll_run_schedule(const struct coll_args *a);

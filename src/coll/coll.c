@@ -110,6 +110,8 @@ static int run_blocking(const struct coll_args *a)
         return coll_shm_allgather_run(a);
     if (coll_shm_alltoall_applies(a))
         return coll_shm_alltoall_run(a);
+    if (coll_shm_reduce_scatter_applies(a))
+        return coll_shm_reduce_scatter_run(a);
     return coll_run_schedule(a);
 }
 

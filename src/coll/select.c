@@ -531,6 +531,15 @@ int coll_build(struct coll_sched *s, const struct coll_args *a)
     return alg->build(s, a);
 }
 
+/* The builder the table picks for a (not an intercommunicator's, not a neighbourhood
+ * collective), NULL if none: a data path outside the schedules (shm_reduce_scatter.c) asks
+ * which reduction tree it has to reproduce. */
+coll_build_fn *coll_selected_builder(const struct coll_args *a)
+{
+    const struct coll_algorithm *alg = choose(&tables[a->kind], a);
+    return alg ? alg->build : NULL;
+}
+
 /* For tests and nodempi-info: the name of algorithm `index` (0-based) of a collective, NULL
  * past the end; and the choice string it must match. */
 const char *coll_algorithm_name(enum coll_kind kind, int index)

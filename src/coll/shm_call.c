@@ -1,5 +1,5 @@
 /* shm_call.c - what every collective through a barrier slot does alike (shm_barrier.c,
- * shm_allreduce.c, shm_allgather.c): whether a call may take a slot's cells, opening the call
+ * shm_allreduce.c, shm_allgather.c, shm_alltoall.c, shm_reduce_scatter.c): whether a call may take a slot's cells, opening the call
  * (the slot, the generation it starts at, the set of cells that generation owns), and the
  * arrival on the slot's counter. */
 #include "coll/algorithms.h"

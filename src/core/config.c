@@ -62,8 +62,9 @@ static const struct core_config_entry config_table[] = {
      "blocking MPI_Allreduce of 3+ ranks of this job and up to 128 bytes of a contiguous type "
      "through cells of the barrier slot: each rank deposits its vector, the last to arrive "
      "reduces them (coll/shm_allreduce.c); MPI_Allgather of blocks up to 128 bytes likewise "
-     "(shm_allgather.c), and MPI_Alltoall of send vectors up to 128 bytes (shm_alltoall.c); "
-     "auto = when oversubscribed"},
+     "(shm_allgather.c), MPI_Alltoall of send vectors up to 128 bytes (shm_alltoall.c) and "
+     "MPI_Reduce_scatter(_block) of up to 128 bytes where recursive halving applies "
+     "(shm_reduce_scatter.c); auto = when oversubscribed"},
     /* Collective algorithms (src/coll/select.c): auto = the selection table decides. */
     {"NODEMPI_COLL_BARRIER", CONFIG_CHOICE, "auto", COLL_BARRIER_CHOICES,
      &core_config.coll_algorithm[0], ALL_EQUAL, "barrier algorithm (auto: by message size and ranks)"},
