@@ -215,8 +215,11 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
 }
 
 /* The oldest posted receive of its communicator, from one source in this process's reach: the
- * request the general path would match that source's next record with. Its peer, or NULL. */
-static struct p2p_peer *oldest_posted_peer(struct core_request *request, int *world_src)
+ * request the general path would match that source's next record with. Its peer, or NULL.
+ * (Inlined, as the delivery below: MPI_Waitall of a 64-message window passes here for every
+ * request; as calls, 1 KiB windows lost 3-5% in an A/B.) */
+static inline __attribute__((always_inline)) struct p2p_peer *
+oldest_posted_peer(struct core_request *request, int *world_src)
 {
     if (request->kind != CORE_REQUEST_RECV || request->peer < 0 || request == p2p.drain_stop ||
         nodempi.thread_multiple || !in_place_allowed())
@@ -228,8 +231,9 @@ static struct p2p_peer *oldest_posted_peer(struct core_request *request, int *wo
 }
 
 /* Deliver rec into request if it is a whole eager message for it; 1 when it did. */
-static int deliver_in_place(struct core_request *request, int world_src, struct p2p_peer *peer,
-                            struct shm_record *rec, int in_fastbox)
+static inline __attribute__((always_inline)) int
+deliver_in_place(struct core_request *request, int world_src, struct p2p_peer *peer,
+                 struct shm_record *rec, int in_fastbox)
 {
     if (!takes_in_place(rec, request->context, request->peer, request->tag,
                         recv_capacity(request)))
