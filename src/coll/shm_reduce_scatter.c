@@ -98,7 +98,8 @@ int coll_shm_reduce_scatter_run(const struct coll_args *a)
     } else {
         coll_shm_slot_wait(&call.slot->generation, call.seen);
     }
-    memcpy(a->recvbuf, coll_elem(cell, before, a->type),
-           (size_t)coll_bytes_of(block_count(a, comm->rank), a->type));
+    size_t mine = (size_t)coll_bytes_of(block_count(a, comm->rank), a->type);
+    if (mine) /* a rank with an empty block may pass no buffer at all */
+        memcpy(a->recvbuf, coll_elem(cell, before, a->type), mine);
     return rc;
 }

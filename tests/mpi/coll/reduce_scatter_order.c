@@ -1,6 +1,7 @@
 /* reduce_scatter_order.c - small MPI_Reduce_scatter_block and MPI_Reduce_scatter (uneven
  * counts, sometimes in place) of doubles with MPI_SUM, back to back with small allgathers on
- * the same communicator, 300 rounds. On 2^k ranks the result must be bitwise recursive
+ * the same communicator, 300 rounds (some with an empty block whose rank passes no buffer).
+ * On 2^k ranks the result must be bitwise recursive
  * halving's (highest partner bit first: at 4 ranks block b is (v[b^2] + v[b^2^1]) + (v[b] +
  * v[b^1]) in the pairing the exchanges give) whichever path runs: an oversubscribed job passes
  * vectors of up to 128 bytes through the barrier slot's cells (src/coll/shm_reduce_scatter.c)
@@ -34,9 +35,13 @@ static void check_round(int round, int *counts, int *displs)
 {
     int size = mt_size, rank = mt_rank, block = 1 + round % MAX_BLOCK, total = 0;
     int v_form = round % 2, in_place = round % 3 == 2;
-    for (int r = 0; r < size; r++) {
-        /* uneven for the v form, at least an element each so halving applies */
+    for (int r = 0; r < size; r++) /* uneven for the v form */
         counts[r] = v_form ? 1 + (r + round) % 2 : block;
+    if (v_form && round % 4 == 1 && size > 1) { /* an empty block: rank 1 passes no buffer */
+        counts[0] += counts[1];
+        counts[1] = 0;
+    }
+    for (int r = 0; r < size; r++) {
         displs[r] = total;
         total += counts[r];
     }
@@ -44,8 +49,9 @@ static void check_round(int round, int *counts, int *displs)
     for (int i = 0; i < total; i++)
         in[i] = out[i] = value(rank, round, i);
     const void *send = in_place ? MPI_IN_PLACE : (const void *)in;
+    double *recv = counts[rank] == 0 && !in_place ? NULL : out;
     if (v_form)
-        MT_MPI(MPI_Reduce_scatter(send, out, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        MT_MPI(MPI_Reduce_scatter(send, recv, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
     else
         MT_MPI(MPI_Reduce_scatter_block(send, out, block, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
     if (is_pof2(size)) {
