@@ -26,10 +26,11 @@ MECHANISMS = [
     ("recv_in_place", "blocking MPI_Recv copies an eager message straight from the peer's cell "
      "or ring record (no request, no queue, no poll of other peers)",
      "latency", ["-s", "1,8,64,1K,4K"], 2, {"NODEMPI_RECV_IN_PLACE": "off"}, None),
-    ("wait_in_place", "MPI_Wait / MPI_Waitall on the oldest posted receive from one source "
-     "takes the eager message from the peer's cell or record into the request (no progress "
-     "round; same switch as recv_in_place)",
-     "latency", ["-s", "8,64,1K,4K", "-c", "irecv,nonblocking"], 2,
+    ("wait_in_place", "MPI_Wait / MPI_Waitall (and Waitany with one request pending) on the "
+     "oldest posted receive from one source takes the eager message from the peer's cell or "
+     "record into the request, MPI_Test after one look (no progress round; same switch as "
+     "recv_in_place)",
+     "latency", ["-s", "8,64,1K,4K", "-c", "irecv,nonblocking,test,waitany"], 2,
      {"NODEMPI_RECV_IN_PLACE": "off"}, None),
     ("ring_lap", "pair ring used as an 8 KiB lap while the consumer keeps up (the whole 64 KiB "
      "ring every lap when off)",
