@@ -153,6 +153,12 @@ struct coll_shm_call {
 int coll_shm_cells_usable(const struct coll_args *a, MPI_Count bytes);
 int coll_shm_call_open(struct core_comm *comm, struct coll_shm_call *call);
 int coll_shm_call_arrive(const struct core_comm *comm, const struct coll_shm_call *call);
+/* The data paths' meeting (after each rank filled its cell): arrive; the last to arrive runs
+ * last on the cells (if any) and releases the others, who wait for that. last's code on the
+ * rank that ran it, MPI_SUCCESS elsewhere. */
+typedef int coll_shm_last_fn(const struct coll_args *a, const struct coll_shm_call *call);
+int coll_shm_call_meet(const struct coll_args *a, const struct coll_shm_call *call,
+                       coll_shm_last_fn *last);
 /* shm_allreduce.c, shm_allgather.c: small blocking MPI_Allreduce / MPI_Allgather of an
  * oversubscribed job through a slot's cells. */
 int coll_shm_allreduce_applies(const struct coll_args *a);

@@ -38,10 +38,7 @@ int coll_shm_allgather_run(const struct coll_args *a)
                       a->recvcount, 0, cell, block);
     else
         dt_pack_range(a->sendtype, a->sendbuf, a->sendcount, 0, cell, block);
-    if (coll_shm_call_arrive(comm, &call))
-        coll_shm_slot_release(comm, call.slot, call.seen);
-    else
-        coll_shm_slot_wait(&call.slot->generation, call.seen);
+    coll_shm_call_meet(a, &call, NULL);
     for (int r = 0; r < comm->size; r++)
         if (r != comm->rank || !coll_in_place(a->sendbuf))
             dt_unpack_range(a->recvtype, coll_elem(recv, (MPI_Count)r * a->recvcount, a->recvtype),

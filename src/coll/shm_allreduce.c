@@ -40,8 +40,9 @@ static int leaf_cell(int newrank, int rem)
 
 /* Reduce the p cells in place in recursive doubling's tree: fold the first 2*rem cells in
  * pairs, then combine blocks of 1, 2, 4, ... leaves, each block's value kept in the cell of its
- * last leaf (in op inout = lower op higher). The whole lands in cell p-1. Only the last rank to
- * arrive runs this, before the release, so no rank reads the cells meanwhile. */
+ * last leaf (in op inout = lower op higher). The whole lands in cell p-1 and is copied to the
+ * result cell (index p). Only the last rank to arrive runs this, before the release, so no
+ * rank reads the cells meanwhile. */
 static int reduce_cells_as_recursive_doubling(const struct coll_args *a,
                                               const struct coll_shm_call *call)
 {
@@ -60,6 +61,9 @@ static int reduce_cells_as_recursive_doubling(const struct coll_args *a,
             rc = coll_op_apply(a->op, lower, higher, a->count, a->type);
         }
     }
+    memcpy(shm_slot_cell(call->seg, call->index, call->set, size),
+           shm_slot_cell(call->seg, call->index, call->set, size - 1),
+           (size_t)coll_bytes_of(a->count, a->type));
     return rc;
 }
 
@@ -75,14 +79,7 @@ int coll_shm_allreduce_run(const struct coll_args *a)
     size_t bytes = (size_t)coll_bytes_of(a->count, a->type);
     const void *mine = coll_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
     memcpy(shm_slot_cell(call.seg, call.index, call.set, comm->rank), mine, bytes);
-    char *result = shm_slot_cell(call.seg, call.index, call.set, comm->size);
-    if (coll_shm_call_arrive(comm, &call)) {
-        rc = reduce_cells_as_recursive_doubling(a, &call);
-        memcpy(result, shm_slot_cell(call.seg, call.index, call.set, comm->size - 1), bytes);
-        coll_shm_slot_release(comm, call.slot, call.seen); /* release: the result goes with it */
-    } else {
-        coll_shm_slot_wait(&call.slot->generation, call.seen);
-    }
-    memcpy(a->recvbuf, result, bytes);
+    rc = coll_shm_call_meet(a, &call, reduce_cells_as_recursive_doubling);
+    memcpy(a->recvbuf, shm_slot_cell(call.seg, call.index, call.set, comm->size), bytes);
     return rc;
 }

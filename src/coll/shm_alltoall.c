@@ -39,10 +39,7 @@ int coll_shm_alltoall_run(const struct coll_args *a)
         dt_pack_range(a->recvtype, a->recvbuf, a->recvcount * size, 0, cell, block * size);
     else
         dt_pack_range(a->sendtype, a->sendbuf, a->sendcount * size, 0, cell, block * size);
-    if (coll_shm_call_arrive(comm, &call))
-        coll_shm_slot_release(comm, call.slot, call.seen);
-    else
-        coll_shm_slot_wait(&call.slot->generation, call.seen);
+    coll_shm_call_meet(a, &call, NULL);
     /* in place too: our own vector is in our cell now, so overwriting the buffer is safe */
     for (int r = 0; r < size; r++)
         dt_unpack_range(a->recvtype, coll_elem(a->recvbuf, (MPI_Count)r * a->recvcount, a->recvtype),

@@ -37,6 +37,21 @@ int coll_shm_call_open(struct core_comm *comm, struct coll_shm_call *call)
     return MPI_SUCCESS;
 }
 
+int coll_shm_call_meet(const struct coll_args *a, const struct coll_shm_call *call,
+                       coll_shm_last_fn *last)
+{
+    int rc = MPI_SUCCESS;
+    if (coll_shm_call_arrive(a->comm, call)) {
+        if (last)
+            rc = last(a, call);
+        /* release: what last wrote into the cells goes with it */
+        coll_shm_slot_release(a->comm, call->slot, call->seen);
+    } else {
+        coll_shm_slot_wait(&call->slot->generation, call->seen);
+    }
+    return rc;
+}
+
 int coll_shm_call_arrive(const struct core_comm *comm, const struct coll_shm_call *call)
 {
     /* acq_rel: release publishes this rank's writes (its cell) to the last arrival; acquire

@@ -48,10 +48,10 @@ int coll_shm_reduce_scatter_applies(const struct coll_args *a)
  * half of its block range [lo, lo + 2 mask) that holds its own block, and that half becomes
  * (partner's half) op (r's half). Partners change disjoint halves, so each reads the other's
  * cell unchanged. Only the last rank to arrive runs this, before the release. */
-static int halve_in_cells(const struct coll_args *a, const struct coll_shm_call *call,
-                          MPI_Count total)
+static int halve_in_cells(const struct coll_args *a, const struct coll_shm_call *call)
 {
     int size = a->comm->size, rc = MPI_SUCCESS;
+    MPI_Count total = total_count(a);
     MPI_Aint displs[SHM_SLOT_CELL];
     int lo[SHM_SLOT_CELL];
     MPI_Aint at = 0;
@@ -92,12 +92,7 @@ int coll_shm_reduce_scatter_run(const struct coll_args *a)
     const void *input = coll_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
     char *cell = shm_slot_cell(call.seg, call.index, call.set, comm->rank);
     memcpy(cell, input, (size_t)coll_bytes_of(total, a->type));
-    if (coll_shm_call_arrive(comm, &call)) {
-        rc = halve_in_cells(a, &call, total);
-        coll_shm_slot_release(comm, call.slot, call.seen); /* release: the blocks go with it */
-    } else {
-        coll_shm_slot_wait(&call.slot->generation, call.seen);
-    }
+    rc = coll_shm_call_meet(a, &call, halve_in_cells);
     size_t mine = (size_t)coll_bytes_of(block_count(a, comm->rank), a->type);
     if (mine) /* a rank with an empty block may pass no buffer at all */
         memcpy(a->recvbuf, coll_elem(cell, before, a->type), mine);
