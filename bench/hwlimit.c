@@ -131,85 +131,45 @@ static char *page_alloc(size_t bytes)
     return p;
 }
 
-/* memcpy bandwidth at each size, destination distance bytes past the source modulo 4 KiB. */
-static void memcpy_bw(const size_t *sizes, int n, double budget, size_t distance,
+enum { WINDOW = 64 }; /* bench/bw's window */
+
+/* reps copies of s bytes, copy r into destination r % window (window 1: the same one). */
+static double copy_batch(char *dst, const char *src, size_t s, long reps, int window)
+{
+    double t0 = now();
+    for (long r = 0; r < reps; r++) {
+        memcpy(dst + (size_t)(r % window) * s, src, s);
+        __asm__ volatile("" ::: "memory"); /* keep every copy */
+    }
+    return now() - t0;
+}
+
+/* memcpy bandwidth at each size, destination distance bytes past the source modulo 4 KiB,
+ * into window destinations in turn: window 1 keeps source and destination in cache; WINDOW is
+ * bench/bw's receive-side working set (a destination reused only after WINDOW * size bytes).
+ * The destinations are written once first (no page faults in the timing). */
+static void memcpy_bw(const size_t *sizes, int n, double budget, size_t distance, int window,
                       const char *name)
 {
-    size_t max = sizes[n - 1];
-    char *src = page_alloc(max), *block = page_alloc(max + 4096), *dst = block + distance;
+    size_t max = sizes[n - 1], span = max * (size_t)window + 4096;
+    char *src = page_alloc(max), *block = page_alloc(span), *dst = block + distance;
     memset(src, 1, max);
-    memset(block, 2, max + 4096);
+    memset(block, 2, span);
     pin(cpus[0]);
     for (int i = 0; i < n; i++) {
         size_t s = sizes[i];
         double res[5];
-        long reps = 1;
-        for (;;) { /* calibrate to a fifth of the budget per batch */
-            double t0 = now();
-            for (long r = 0; r < reps; r++) {
-                memcpy(dst, src, s);
-                __asm__ volatile("" ::: "memory"); /* keep every copy */
-            }
-            double dt = now() - t0;
-            if (dt > budget / 50 || reps > (1L << 30))
-                break;
+        long reps = window;
+        /* calibrate to a fiftieth of the budget per batch, whole windows */
+        while (copy_batch(dst, src, s, reps, window) <= budget / 50 && reps <= (1L << 30))
             reps *= 2;
-        }
-        for (int b = 0; b < 5; b++) {
-            double t0 = now();
-            for (long r = 0; r < reps; r++) {
-                memcpy(dst, src, s);
-                __asm__ volatile("" ::: "memory");
-            }
-            res[b] = (double)s * (double)reps / (now() - t0) / 1e6;
-        }
+        for (int b = 0; b < 5; b++)
+            res[b] = (double)s * (double)reps / copy_batch(dst, src, s, reps, window) / 1e6;
         qsort(res, 5, sizeof res[0], cmp);
         printf("%s,%zu,1,MBps,%.6g\n", name, s, res[2]);
     }
     free(src);
     free(block);
-}
-
-enum { WINDOW = 64 }; /* bench/bw's window */
-
-/* memcpy bandwidth at each size with bench/bw's receive-side working set: copy k goes to
- * destination k % WINDOW, so a destination is reused only after WINDOW * size bytes. The first
- * pass over the destinations is left out (page faults, as bw's warm-up). */
-static void memcpy_window(const size_t *sizes, int n, double budget)
-{
-    size_t max = sizes[n - 1];
-    char *src = page_alloc(max), *dst = page_alloc(max * WINDOW);
-    memset(src, 1, max);
-    memset(dst, 2, max * WINDOW);
-    pin(cpus[0]);
-    for (int i = 0; i < n; i++) {
-        size_t s = sizes[i];
-        double res[5];
-        long reps = WINDOW;
-        for (;;) { /* calibrate to a fiftieth of the budget per batch, whole windows */
-            double t0 = now();
-            for (long r = 0; r < reps; r++) {
-                memcpy(dst + (size_t)(r % WINDOW) * s, src, s);
-                __asm__ volatile("" ::: "memory");
-            }
-            double dt = now() - t0;
-            if (dt > budget / 50 || reps > (1L << 30))
-                break;
-            reps *= 2;
-        }
-        for (int b = 0; b < 5; b++) {
-            double t0 = now();
-            for (long r = 0; r < reps; r++) {
-                memcpy(dst + (size_t)(r % WINDOW) * s, src, s);
-                __asm__ volatile("" ::: "memory");
-            }
-            res[b] = (double)s * (double)reps / (now() - t0) / 1e6;
-        }
-        qsort(res, 5, sizeof res[0], cmp);
-        printf("memcpy_window,%zu,1,MBps,%.6g\n", s, res[2]);
-    }
-    free(src);
-    free(dst);
 }
 
 typedef struct {
@@ -438,11 +398,11 @@ int main(int argc, char **argv)
             mechanism(budget);
     }
     if (selected(what, "memcpy") && n > 0)
-        memcpy_bw(sizes, n, budget, 0, "memcpy");
+        memcpy_bw(sizes, n, budget, 0, 1, "memcpy");
     if (selected(what, "memcpy_window") && n > 0)
-        memcpy_window(sizes, n, budget);
+        memcpy_bw(sizes, n, budget, 0, WINDOW, "memcpy_window");
     if (selected(what, "shortdist") && n > 0)
-        memcpy_bw(sizes, n, budget, 16, "memcpy_shortdist");
+        memcpy_bw(sizes, n, budget, 16, 1, "memcpy_shortdist");
     if (selected(what, "xcopy") && n > 0 && k == 2)
         xcopy(sizes, n, budget);
     return 0;
