@@ -212,13 +212,3 @@ void core_request_poll(struct core_request *request)
     if (!p2p_test_recv_in_place(request))
         core_progress_poll();
 }
-
-int core_request_test(struct core_request *request, int *flag, MPI_Status *status)
-{
-    if (!request->complete)
-        core_request_poll(request);
-    *flag = request->complete;
-    if (!request->complete)
-        return MPI_SUCCESS;
-    return finish(request, status);
-}

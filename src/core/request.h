@@ -117,7 +117,6 @@ int core_request_waitall(int count, struct core_request **requests);
  * posted from its source takes a matching message at the head of that peer's queues in place
  * (p2p_test_recv_in_place), anything else gets a progress poll (core_progress_poll). */
 void core_request_poll(struct core_request *request);
-int core_request_test(struct core_request *request, int *flag, MPI_Status *status);
 
 /* Block until request->complete, progressing (no status copy, no free). */
 void core_request_wait_complete(struct core_request *request);

@@ -41,7 +41,7 @@ int p2p_recv(struct core_comm *comm, uint32_t context, int source, int tag, void
 
 /* core_request_wait_complete's first try on a receive request (recv.c): 1 when it completed
  * the request from its peer's queue in place, 0 when the general wait must run. The test form
- * (core_request_test) looks once instead of watching: 0 when its progress round must run. */
+ * (core_request_poll, behind MPI_Test) looks once instead of watching: 0 when its progress round must run. */
 int p2p_wait_recv_in_place(struct core_request *request);
 int p2p_test_recv_in_place(struct core_request *request);
 
