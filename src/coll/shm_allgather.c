@@ -2,7 +2,8 @@
  * communicator's barrier slot (shm_barrier.c): every rank copies its block into its cell,
  * arrives, and once the generation moves copies every cell out. One barrier's worth of
  * scheduling instead of log2 p (recursive doubling, Bruck) rounds that each wait for a partner
- * to be scheduled. Blocks of up to SHM_SLOT_CELL (128) bytes, packed in the cells.
+ * to be scheduled. Blocks that fit a cell (128 B-4 KiB by the job's rank count, shm/segment.h),
+ * packed in the cells.
  *
  * Unlike the allreduce, every rank reads the cells after the release, so the next call must
  * not write the same ones: calls alternate between the slot's two sets by the parity of the

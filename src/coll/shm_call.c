@@ -13,7 +13,7 @@ int coll_shm_cells_usable(const struct coll_args *a, MPI_Count bytes)
     if (comm->is_inter || comm->size < 3 || !nodempi.segment || sw == CORE_SWITCH_OFF ||
         (sw == CORE_SWITCH_AUTO && core_config.coll_algorithm[a->kind] != 0))
         return 0; /* (auto yields to a forced NODEMPI_COLL_<OP>) */
-    if (bytes == 0 || bytes > SHM_SLOT_CELL)
+    if (bytes == 0 || bytes > (MPI_Count)nodempi.segment->slot_cell_bytes)
         return 0;
     /* auto: oversubscribed; on: whenever the members are ranks of this job (both answers are
      * the same on every member, and the callers pass bytes that are too) */

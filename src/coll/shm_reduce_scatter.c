@@ -3,7 +3,8 @@
  * every rank copies its whole input vector into its cell and arrives; the last to arrive runs
  * recursive halving on the cells; every rank copies its block out after the release. One
  * barrier's worth of scheduling where the schedule's log2 p exchange rounds each wait for a
- * partner to be scheduled. Vectors of up to SHM_SLOT_CELL (128) bytes of a contiguous type.
+ * partner to be scheduled. Vectors that fit a cell (128 B-4 KiB by the job's rank count,
+ * shm/segment.h) of a contiguous type, on up to HALVING_RANKS_MAX ranks.
  *
  * Only where the schedule would halve (a commutative op on 2^k ranks: reduce_scatter.c), and
  * with its tree: round by round (highest partner bit first) cell r's half that stays with r
@@ -14,6 +15,10 @@
 #include <string.h>
 
 #include "coll/algorithms.h"
+
+/* The halving's per-rank bookkeeping lives on the stack; 128 ranks is where a job's cells are
+ * down to 128 bytes anyway (shm/segment.h). */
+enum { HALVING_RANKS_MAX = 128 };
 
 /* Rank r's block: recvcounts[r] (significant on every rank), or count for the block form. */
 static MPI_Count block_count(const struct coll_args *a, int r)
@@ -32,7 +37,7 @@ static MPI_Count total_count(const struct coll_args *a)
 int coll_shm_reduce_scatter_applies(const struct coll_args *a)
 {
     if ((a->kind != COLL_REDUCE_SCATTER && a->kind != COLL_REDUCE_SCATTER_BLOCK) ||
-        a->comm->is_inter || a->comm->size > SHM_SLOT_CELL)
+        a->comm->is_inter || a->comm->size > HALVING_RANKS_MAX)
         return 0;
     MPI_Count total = total_count(a);
     if (!dt_is_contiguous(a->type, total) || a->type->true_lb != 0 ||
@@ -52,8 +57,8 @@ static int halve_in_cells(const struct coll_args *a, const struct coll_shm_call 
 {
     int size = a->comm->size, rc = MPI_SUCCESS;
     MPI_Count total = total_count(a);
-    MPI_Aint displs[SHM_SLOT_CELL];
-    int lo[SHM_SLOT_CELL];
+    MPI_Aint displs[HALVING_RANKS_MAX];
+    int lo[HALVING_RANKS_MAX];
     MPI_Aint at = 0;
     for (int r = 0; r < size; r++) {
         displs[r] = at;

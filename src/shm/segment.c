@@ -68,9 +68,18 @@ static size_t areas_offset(int nranks, size_t ring)
     return align_up(bytes, 4096);
 }
 
+size_t shm_slot_cell_bytes(int nranks)
+{
+    size_t cells = (size_t)SHM_BARRIER_SLOTS * 2 * ((size_t)nranks + 1);
+    size_t bytes = SHM_SLOT_CELL_MAX;
+    while (bytes > SHM_SLOT_CELL_MIN && cells * bytes > SHM_SLOT_CELLS_BUDGET)
+        bytes /= 2;
+    return bytes;
+}
+
 static size_t slot_cells_stride(int nranks)
 {
-    return 2 * ((size_t)nranks + 1) * SHM_SLOT_CELL;
+    return 2 * ((size_t)nranks + 1) * shm_slot_cell_bytes(nranks);
 }
 
 size_t shm_segment_bytes(int nranks, size_t *ring_data_bytes)
@@ -106,6 +115,7 @@ static void format_header(struct shm_header *seg, int nranks, size_t total, size
     seg->slot_cells_offset =
         seg->slots_offset + (size_t)nranks * SHM_COPY_SLOTS * sizeof(struct shm_copy_slot);
     seg->slot_cells_stride = slot_cells_stride(nranks);
+    seg->slot_cell_bytes = shm_slot_cell_bytes(nranks);
     for (int r = 0; r < nranks; r++) {
         struct shm_rank_block *blk = shm_rank_block(seg, r);
         atomic_store_explicit(&blk->state, SHM_RANK_STARTED, memory_order_relaxed);

@@ -13,10 +13,11 @@
 
 #define SHM_CACHE_LINE 64
 #define SHM_SEGMENT_MAGIC 0x6e6f64656d706921ull /* "nodempi!" */
-#define SHM_SEGMENT_VERSION 9u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
+#define SHM_SEGMENT_VERSION 10u /* 2: receiving areas (inbox, doorbells); 3: copy slots;
                                 * 4: a fastbox per pair; 5: packed fastbox records;
                                 * 6: two-slot packed records; 7: 16 fastbox cells;
-                                * 8: barrier slots and their cells; 9: shared heaps */
+                                * 8: barrier slots and their cells; 9: shared heaps;
+                                * 10: slot cells sized by the rank count */
 
 /* Lifecycle of a rank as the launcher sees it (shm_rank_block.state). */
 enum shm_rank_state {
@@ -82,16 +83,23 @@ struct shm_header {
     _Alignas(SHM_CACHE_LINE) _Atomic int32_t sleepers;
     _Alignas(SHM_CACHE_LINE) struct shm_barrier_slot barrier_slots[SHM_BARRIER_SLOTS];
     uint64_t slot_cells_offset;  /* SHM_BARRIER_SLOTS x slot_cells_stride bytes */
-    uint64_t slot_cells_stride;  /* 2 sets x (nranks + 1) cells of SHM_SLOT_CELL bytes */
+    uint64_t slot_cells_stride;  /* 2 sets x (nranks + 1) cells of slot_cell_bytes */
+    uint64_t slot_cell_bytes;    /* shm_slot_cell_bytes(nranks) */
 };
 
-/* A slot's data cells (coll/shm_allreduce.c, shm_allgather.c): two sets, each one cell per
- * rank of the communicator and one more (index = the communicator's size) for a result. */
-enum { SHM_SLOT_CELL = 128 };
+/* A slot's data cells (coll/shm_allreduce.c, shm_allgather.c, ...): two sets, each one cell
+ * per rank of the communicator and one more (index = the communicator's size) for a result.
+ * A cell is the largest power of two from SHM_SLOT_CELL_MIN to SHM_SLOT_CELL_MAX bytes that
+ * keeps all slots' cells within SHM_SLOT_CELLS_BUDGET (shm_slot_cell_bytes): 4 KiB up to 8
+ * ranks, 128 B from 128 on. tmpfs allocates a page on its first touch, so only the slots
+ * communicators use cost memory (8 ranks: 72 KiB each). */
+enum { SHM_SLOT_CELL_MIN = 128, SHM_SLOT_CELL_MAX = 4096 };
+#define SHM_SLOT_CELLS_BUDGET (32u << 20)
+size_t shm_slot_cell_bytes(int nranks);
 static inline char *shm_slot_cell(struct shm_header *seg, int slot, unsigned set, int index)
 {
     return (char *)seg + seg->slot_cells_offset + (size_t)slot * seg->slot_cells_stride +
-           ((size_t)set * (seg->nranks + 1) + (size_t)index) * SHM_SLOT_CELL;
+           ((size_t)set * (seg->nranks + 1) + (size_t)index) * seg->slot_cell_bytes;
 }
 
 /* A copy slot: the work counters of one large message that sender and receiver copy together

@@ -4,14 +4,15 @@
  * On 2^k ranks the result must be bitwise recursive
  * halving's (highest partner bit first: at 4 ranks block b is (v[b^2] + v[b^2^1]) + (v[b] +
  * v[b^1]) in the pairing the exchanges give) whichever path runs: an oversubscribed job passes
- * vectors of up to 128 bytes through the barrier slot's cells (src/coll/shm_reduce_scatter.c)
+ * vectors that fit a cell (128 B-4 KiB by the rank count; every fifth round's blocks of 40-82
+ * doubles cross it) through the barrier slot's cells (src/coll/shm_reduce_scatter.c)
  * and must add in the same tree as the schedule (reduce_scatter.c); the values mix magnitudes
  * 1 and 1e8 so that another association rounds differently. On other rank counts the
  * integer sums and maxima of a second call are checked exactly. Portable MPI, but the tree is
  * nodempi's choice (MPI allows any for a commutative op). */
 #include "mpitest.h"
 
-enum { ROUNDS = 300, MAX_RANKS = 64, MAX_BLOCK = 6 };
+enum { ROUNDS = 300, MAX_RANKS = 64, MAX_BLOCK = 82 }; /* elements per rank, v form too */
 
 static double value(int rank, int round, int i)
 {
@@ -33,10 +34,11 @@ static int is_pof2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 static void check_round(int round, int *counts, int *displs)
 {
-    int size = mt_size, rank = mt_rank, block = 1 + round % MAX_BLOCK, total = 0;
+    int large = round % 5 == 4;
+    int size = mt_size, rank = mt_rank, block = large ? 40 + round % 41 : 1 + round % 6, total = 0;
     int v_form = round % 2, in_place = round % 3 == 2;
     for (int r = 0; r < size; r++) /* uneven for the v form */
-        counts[r] = v_form ? 1 + (r + round) % 2 : block;
+        counts[r] = v_form ? (large ? block : 0) + 1 + (r + round) % 2 : block;
     if (v_form && round % 4 == 1 && size > 1) { /* an empty block: rank 1 passes no buffer */
         counts[0] += counts[1];
         counts[1] = 0;
@@ -45,7 +47,7 @@ static void check_round(int round, int *counts, int *displs)
         displs[r] = total;
         total += counts[r];
     }
-    double in[MAX_RANKS * 2 * MAX_BLOCK], out[MAX_RANKS * 2 * MAX_BLOCK];
+    double in[MAX_RANKS * 2 * MAX_BLOCK], out[MAX_RANKS * 2 * MAX_BLOCK]; /* v: empty + 2 */
     for (int i = 0; i < total; i++)
         in[i] = out[i] = value(rank, round, i);
     const void *send = in_place ? MPI_IN_PLACE : (const void *)in;

@@ -6,13 +6,26 @@
  * through a strided type on some ranks (they travel packed),
  * a non-commutative user op must combine in rank order, every round's values differ (a rank
  * that read a stale result or a cell of the next call would see it), MPI_IN_PLACE, sizes on
- * both sides of the 128-byte cell, interleaved with barriers and with calls on a duplicate.
+ * both sides of every cell size (128 bytes to 4 KiB by the job's rank count: every fourth
+ * round goes up to ~5 KiB), interleaved with barriers and with calls on a duplicate.
  * Portable MPI. */
 #include "mpitest.h"
 
 #include <sched.h>
 
 enum { ROUNDS = 2000 };
+
+/* Every fourth round is a large one: a size drawn up to ~5 KiB, past the largest cell. */
+static int large_round(int round)
+{
+    return round % 4 == 1;
+}
+
+/* 1..small elements, or 1..large in a large round. */
+static int draw_count(int round, uint64_t salt, int small, int large)
+{
+    return 1 + (int)(mt_mix((uint64_t)round, salt) % (uint64_t)(large_round(round) ? large : small));
+}
 
 /* An affine map x -> a x + b (mod 2^32); composition is associative, not commutative. */
 typedef struct {
@@ -57,7 +70,8 @@ static void check_affine(MPI_Comm comm, MPI_Op op, MPI_Datatype pair, int count,
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    affine mine[32], got[32];
+    affine *mine = mt_malloc(sizeof(affine) * (size_t)count);
+    affine *got = mt_malloc(sizeof(affine) * (size_t)count);
     for (int i = 0; i < count; i++)
         mine[i] = got[i] = contribution(rank, round, i);
     if (in_place)
@@ -71,9 +85,11 @@ static void check_affine(MPI_Comm comm, MPI_Op op, MPI_Datatype pair, int count,
         if (got[i].a != want.a || got[i].b != want.b) {
             mt_fail(__FILE__, __LINE__, "round %d count %d [%d]: (%u, %u), want (%u, %u)", round,
                     count, i, got[i].a, got[i].b, want.a, want.b);
-            return;
+            break;
         }
     }
+    free(mine);
+    free(got);
 }
 
 static int block_value(int rank, int round, int i)
@@ -81,7 +97,7 @@ static int block_value(int rank, int round, int i)
     return (int)(mt_mix((uint64_t)round * 977 + (uint64_t)i, (uint64_t)rank) & 0x7fffffff);
 }
 
-/* MPI_Allgather of k ints (4-160 bytes: across the 128-byte cell) right after an allreduce on
+/* MPI_Allgather of k ints (4-160 bytes, up to 4800 in a large round) right after an allreduce on
  * the same communicator; odd ranks receive through a strided type of the same signature, so
  * the blocks must travel packed; every third round in place. */
 static void check_allgather(MPI_Comm comm, int round)
@@ -89,7 +105,7 @@ static void check_allgather(MPI_Comm comm, int round)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int k = 1 + (int)(mt_mix((uint64_t)round, 17) % 40);
+    int k = draw_count(round, 17, 40, 1200);
     int strided = rank % 2 == 1;
     MPI_Datatype vec;
     MT_MPI(MPI_Type_vector(k, 1, 2, MPI_INT, &vec));
@@ -98,7 +114,7 @@ static void check_allgather(MPI_Comm comm, int round)
     int *buf = mt_malloc(sizeof(int) * (size_t)(size * stride + 1));
     for (int i = 0; i < size * stride + 1; i++)
         buf[i] = -1;
-    int mine[40];
+    int *mine = mt_malloc(sizeof(int) * (size_t)k);
     for (int i = 0; i < k; i++)
         mine[i] = block_value(rank, round, i);
     int in_place = round % 3 == 2;
@@ -122,19 +138,20 @@ static void check_allgather(MPI_Comm comm, int round)
                 break;
             }
         }
+    free(mine);
     free(buf);
     MPI_Type_free(&vec);
 }
 
-/* MPI_Alltoall of k ints per block (4-32 bytes: send vectors across the 128-byte cell from 4
- * ranks on) after the allgather; odd ranks receive through a strided type; every third round
+/* MPI_Alltoall of k ints per block (4-32 bytes; in a large round send vectors up to ~5 KiB)
+ * after the allgather; odd ranks receive through a strided type; every third round
  * in place. Rank s's block for rank r differs for every (s, r, round). */
 static void check_alltoall(MPI_Comm comm, int round)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int k = 1 + (int)(mt_mix((uint64_t)round, 23) % 8);
+    int k = draw_count(round, 23, 8, 1280 / size);
     int strided = rank % 2 == 1;
     MPI_Datatype vec;
     MT_MPI(MPI_Type_vector(k, 1, 2, MPI_INT, &vec));
@@ -187,7 +204,7 @@ int main(int argc, char **argv)
     MT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
     for (int round = 0; round < ROUNDS && !mt_errors; round++) {
         dawdle(round);
-        int count = 1 + (int)(mt_mix((uint64_t)round, 5) % 17); /* 8-136 bytes */
+        int count = draw_count(round, 5, 17, 600); /* 8-136 bytes, or up to 4800 */
         MPI_Comm comm = round % 4 == 3 ? dup : MPI_COMM_WORLD;
         check_affine(comm, op, pair, count, round, round % 3 == 0);
         check_allgather(comm, round);
