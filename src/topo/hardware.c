@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "topo/hardware_internal.h"
+#include "topo/hwloc_lean.h"
 #include "topo/profile.h"
 
 /* The machine table: immutable facts about the hardware, filled once by topo_hw_init. Like
@@ -75,40 +76,15 @@ static int load_table(hwloc_topology_t topology)
     return 0;
 }
 
-/* hwloc_topology_init dlopens every hwloc plugin (here PCI, OpenCL, GL, libxml2: about 11
- * libraries, 2.5 ms on an idle machine and tens of ms while other ranks start) and we use none
- * of them. The environment is the only switch, so it is set for the duration of the call unless
- * the user set it, then removed. MPI_Init runs before the program starts threads (in practice),
- * so nobody reads the environment meanwhile. */
-static const char hwloc_unused_plugins[] =
-    "hwloc_pci,hwloc_opencl,hwloc_gl,hwloc_xml_libxml,hwloc_cuda,hwloc_nvml,hwloc_rsmi,"
-    "hwloc_levelzero";
-
-static int init_without_plugins(hwloc_topology_t *topology)
-{
-    if (getenv("HWLOC_PLUGINS_BLACKLIST"))
-        return hwloc_topology_init(topology);
-    setenv("HWLOC_PLUGINS_BLACKLIST", hwloc_unused_plugins, 0);
-    int rc = hwloc_topology_init(topology);
-    unsetenv("HWLOC_PLUGINS_BLACKLIST");
-    return rc;
-}
-
-/* hwloc with only what we read: no instruction caches, no I/O devices, and without the x86
- * CPUID backend, which migrates the calling thread to every CPU in turn (slow, and it would
- * disturb a rank that is already bound); Linux sysfs gives the same caches. */
+/* hwloc with only what we read (topo/hwloc_lean.c): no plugins, no x86 CPUID backend (which
+ * would migrate a rank that is already bound), no instruction caches, no I/O devices. */
 static int load_hwloc(char *why, size_t why_len)
 {
     hwloc_topology_t topology;
-    if (init_without_plugins(&topology) != 0) {
+    if (topo_hwloc_lean_init(&topology) != 0) {
         snprintf(why, why_len, "hwloc_topology_init failed");
         return -1;
     }
-#if HWLOC_API_VERSION >= 0x00020100
-    hwloc_topology_set_components(topology, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
-#endif
-    hwloc_topology_set_icache_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_NONE);
-    hwloc_topology_set_io_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_NONE);
     int rc = -1;
     if (hwloc_topology_load(topology) != 0)
         snprintf(why, why_len, "hwloc_topology_load failed");

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topo/hwloc_lean.h"
+
 static void leave_unbound(struct rank_placement *rank)
 {
     rank->bound = false;
@@ -118,7 +120,10 @@ static int plan_from_hwloc(int nranks, enum bind_policy policy, int per_rank,
                            struct job_placement *plan)
 {
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo) != 0)
+    /* Lean (topo/hwloc_lean.c): every job pays for this load, and the plugins hwloc would
+     * dlopen were half of mpiexec's CPU time for a 1-rank job; a launcher that gets little CPU
+     * (its session busy with other work) stretches that into seconds. */
+    if (topo_hwloc_lean_init(&topo) != 0)
         return 0;
     if (hwloc_topology_load(topo) != 0) {
         hwloc_topology_destroy(topo);
