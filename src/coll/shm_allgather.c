@@ -2,7 +2,7 @@
  * communicator's barrier slot (shm_barrier.c): every rank copies its block into its cell,
  * arrives, and once the generation moves copies every cell out. One barrier's worth of
  * scheduling instead of log2 p (recursive doubling, Bruck) rounds that each wait for a partner
- * to be scheduled. Blocks that fit a cell (128 B-4 KiB by the job's rank count, shm/segment.h),
+ * to be scheduled. Blocks that fit a cell (128 B-8 KiB by the job's rank count, shm/segment.h),
  * packed in the cells.
  *
  * Unlike the allreduce, every rank reads the cells after the release, so the next call must

@@ -5,7 +5,7 @@
  * scheduled; the reduction itself is a few nanoseconds. Here every rank copies its vector
  * into its cell, adds itself to the slot's counter and waits for the generation to move; the
  * last to arrive reduces the p cells and moves it. Each rank copies the result out when it
- * next runs. Vectors that fit a cell (128 B-4 KiB by the job's rank count, shm/segment.h) of a
+ * next runs. Vectors that fit a cell (128 B-8 KiB by the job's rank count, shm/segment.h) of a
  * contiguous type, any op.
  *
  * The cells are combined in the tree recursive doubling (allreduce.c) builds, lower block op

@@ -3,7 +3,7 @@
  * every rank packs its whole send vector (one block per rank) into its cell, arrives, and once
  * the generation moves copies block `rank` out of every rank's cell. Each rank has to be
  * scheduled once per call, where p - 1 exchanges each wait for a partner to be scheduled.
- * Vectors that fit a cell (shm/segment.h: 4 KiB up to 8 ranks, so 8 ranks of 512-byte blocks).
+ * Vectors that fit a cell (shm/segment.h: 8 KiB up to 8 ranks, so 8 ranks of 1 KiB blocks).
  * Every rank reads other ranks' cells after the release, so calls alternate between the
  * slot's two sets of cells (shm_allgather.c says why that is enough). */
 #include "coll/algorithms.h"

@@ -3,7 +3,7 @@
  * every rank copies its whole input vector into its cell and arrives; the last to arrive runs
  * recursive halving on the cells; every rank copies its block out after the release. One
  * barrier's worth of scheduling where the schedule's log2 p exchange rounds each wait for a
- * partner to be scheduled. Vectors that fit a cell (128 B-4 KiB by the job's rank count,
+ * partner to be scheduled. Vectors that fit a cell (128 B-8 KiB by the job's rank count,
  * shm/segment.h) of a contiguous type, on up to HALVING_RANKS_MAX ranks.
  *
  * Only where the schedule would halve (a commutative op on 2^k ranks: reduce_scatter.c), and

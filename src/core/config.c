@@ -60,8 +60,8 @@ static const struct core_config_entry config_table[] = {
     {"NODEMPI_COLL_SHM_ALLREDUCE", CONFIG_CHOICE, "auto", "auto|on|off",
      &core_config.coll_shm_allreduce, ALL_EQUAL,
      "blocking MPI_Allreduce of 3+ ranks of this job and a contiguous vector that fits a cell "
-     "of the barrier slot (4 KiB up to 8 ranks, 2 KiB at 16, halving with each doubling, "
-     "128 bytes from 256 ranks): each rank deposits its vector, the last to arrive reduces "
+     "of the barrier slot (8 KiB up to 8 ranks, 4 KiB at 16, halving with each doubling, "
+     "256 bytes at 256 ranks): each rank deposits its vector, the last to arrive reduces "
      "them (coll/shm_allreduce.c); MPI_Allgather of blocks that fit a cell likewise "
      "(shm_allgather.c), MPI_Alltoall of send vectors that fit (shm_alltoall.c) and "
      "MPI_Reduce_scatter(_block) of vectors that fit where recursive halving applies "

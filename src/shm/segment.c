@@ -70,6 +70,8 @@ static size_t areas_offset(int nranks, size_t ring)
 
 size_t shm_slot_cell_bytes(int nranks)
 {
+    if (nranks < 3)
+        return SHM_SLOT_CELL_MIN; /* the slot paths need 3+ ranks (coll/shm_call.c) */
     size_t cells = (size_t)SHM_BARRIER_SLOTS * 2 * ((size_t)nranks + 1);
     size_t bytes = SHM_SLOT_CELL_MAX;
     while (bytes > SHM_SLOT_CELL_MIN && cells * bytes > SHM_SLOT_CELLS_BUDGET)

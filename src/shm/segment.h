@@ -90,11 +90,14 @@ struct shm_header {
 /* A slot's data cells (coll/shm_allreduce.c, shm_allgather.c, ...): two sets, each one cell
  * per rank of the communicator and one more (index = the communicator's size) for a result.
  * A cell is the largest power of two from SHM_SLOT_CELL_MIN to SHM_SLOT_CELL_MAX bytes that
- * keeps all slots' cells within SHM_SLOT_CELLS_BUDGET (shm_slot_cell_bytes): 4 KiB up to 8
- * ranks, 128 B from 128 on. tmpfs allocates a page on its first touch, so only the slots
- * communicators use cost memory (8 ranks: 72 KiB each). */
-enum { SHM_SLOT_CELL_MIN = 128, SHM_SLOT_CELL_MAX = 4096 };
-#define SHM_SLOT_CELLS_BUDGET (32u << 20)
+ * keeps all slots' cells within SHM_SLOT_CELLS_BUDGET (shm_slot_cell_bytes): 8 KiB up to 8
+ * ranks, 4 KiB at 16, halving with each doubling, 256 B at 256. tmpfs allocates a page on its
+ * first touch, so only the slots communicators use cost memory (8 ranks: 144 KiB each).
+ * Why these sizes (8 ranks on 2 cores, docs/benchmarks.md "Session 19"): against the message
+ * schedules, cells took 0.35-0.53x the time of allreduce/allgather/alltoall/reduce_scatter up
+ * to 4 KiB vectors, 0.60-0.66x at 8 KiB, 0.87x at 16 KiB (alltoall). */
+enum { SHM_SLOT_CELL_MIN = 128, SHM_SLOT_CELL_MAX = 8192 };
+#define SHM_SLOT_CELLS_BUDGET (64u << 20)
 size_t shm_slot_cell_bytes(int nranks);
 static inline char *shm_slot_cell(struct shm_header *seg, int slot, unsigned set, int index)
 {

@@ -4,7 +4,7 @@
  * On 2^k ranks the result must be bitwise recursive
  * halving's (highest partner bit first: at 4 ranks block b is (v[b^2] + v[b^2^1]) + (v[b] +
  * v[b^1]) in the pairing the exchanges give) whichever path runs: an oversubscribed job passes
- * vectors that fit a cell (128 B-4 KiB by the rank count; every fifth round's blocks of 40-82
+ * vectors that fit a cell (128 B-8 KiB by the rank count; every fifth round's blocks of 40-160
  * doubles cross it) through the barrier slot's cells (src/coll/shm_reduce_scatter.c)
  * and must add in the same tree as the schedule (reduce_scatter.c); the values mix magnitudes
  * 1 and 1e8 so that another association rounds differently. On other rank counts the
@@ -12,7 +12,7 @@
  * nodempi's choice (MPI allows any for a commutative op). */
 #include "mpitest.h"
 
-enum { ROUNDS = 300, MAX_RANKS = 64, MAX_BLOCK = 82 }; /* elements per rank, v form too */
+enum { ROUNDS = 300, MAX_RANKS = 64, MAX_BLOCK = 162 }; /* elements per rank, v form too */
 
 static double value(int rank, int round, int i)
 {
@@ -35,7 +35,7 @@ static int is_pof2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 static void check_round(int round, int *counts, int *displs)
 {
     int large = round % 5 == 4;
-    int size = mt_size, rank = mt_rank, block = large ? 40 + round % 41 : 1 + round % 6, total = 0;
+    int size = mt_size, rank = mt_rank, block = large ? 40 + round % 121 : 1 + round % 6, total = 0;
     int v_form = round % 2, in_place = round % 3 == 2;
     for (int r = 0; r < size; r++) /* uneven for the v form */
         counts[r] = v_form ? (large ? block : 0) + 1 + (r + round) % 2 : block;

@@ -6,8 +6,8 @@
  * through a strided type on some ranks (they travel packed),
  * a non-commutative user op must combine in rank order, every round's values differ (a rank
  * that read a stale result or a cell of the next call would see it), MPI_IN_PLACE, sizes on
- * both sides of every cell size (128 bytes to 4 KiB by the job's rank count: every fourth
- * round goes up to ~5 KiB), interleaved with barriers and with calls on a duplicate.
+ * both sides of every cell size (128 bytes to 8 KiB by the job's rank count: every fourth
+ * round goes up to ~10 KiB), interleaved with barriers and with calls on a duplicate.
  * Portable MPI. */
 #include "mpitest.h"
 
@@ -15,7 +15,7 @@
 
 enum { ROUNDS = 2000 };
 
-/* Every fourth round is a large one: a size drawn up to ~5 KiB, past the largest cell. */
+/* Every fourth round is a large one: a size drawn up to ~10 KiB, past the largest cell. */
 static int large_round(int round)
 {
     return round % 4 == 1;
@@ -97,7 +97,7 @@ static int block_value(int rank, int round, int i)
     return (int)(mt_mix((uint64_t)round * 977 + (uint64_t)i, (uint64_t)rank) & 0x7fffffff);
 }
 
-/* MPI_Allgather of k ints (4-160 bytes, up to 4800 in a large round) right after an allreduce on
+/* MPI_Allgather of k ints (4-160 bytes, up to 9600 in a large round) right after an allreduce on
  * the same communicator; odd ranks receive through a strided type of the same signature, so
  * the blocks must travel packed; every third round in place. */
 static void check_allgather(MPI_Comm comm, int round)
@@ -105,7 +105,7 @@ static void check_allgather(MPI_Comm comm, int round)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int k = draw_count(round, 17, 40, 1200);
+    int k = draw_count(round, 17, 40, 2400);
     int strided = rank % 2 == 1;
     MPI_Datatype vec;
     MT_MPI(MPI_Type_vector(k, 1, 2, MPI_INT, &vec));
@@ -143,7 +143,7 @@ static void check_allgather(MPI_Comm comm, int round)
     MPI_Type_free(&vec);
 }
 
-/* MPI_Alltoall of k ints per block (4-32 bytes; in a large round send vectors up to ~5 KiB)
+/* MPI_Alltoall of k ints per block (4-32 bytes; in a large round send vectors up to ~10 KiB)
  * after the allgather; odd ranks receive through a strided type; every third round
  * in place. Rank s's block for rank r differs for every (s, r, round). */
 static void check_alltoall(MPI_Comm comm, int round)
@@ -151,7 +151,7 @@ static void check_alltoall(MPI_Comm comm, int round)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int k = draw_count(round, 23, 8, 1280 / size);
+    int k = draw_count(round, 23, 8, 2560 / size);
     int strided = rank % 2 == 1;
     MPI_Datatype vec;
     MT_MPI(MPI_Type_vector(k, 1, 2, MPI_INT, &vec));
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
     MT_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
     for (int round = 0; round < ROUNDS && !mt_errors; round++) {
         dawdle(round);
-        int count = draw_count(round, 5, 17, 600); /* 8-136 bytes, or up to 4800 */
+        int count = draw_count(round, 5, 17, 1200); /* 8-136 bytes, or up to 9600 */
         MPI_Comm comm = round % 4 == 3 ? dup : MPI_COMM_WORLD;
         check_affine(comm, op, pair, count, round, round % 3 == 0);
         check_allgather(comm, round);
