@@ -97,11 +97,17 @@ EOF
     (cd "$dst" && nice -n 10 make arch="$mpi" > build.log 2>&1)
 }
 
-# hpccinf.txt: HPL N=1000, NB=80 on grids 1x1, 1x2, 2x2 (HPL skips the grids that need more
-# ranks than it has); the other tests size themselves from HPL's matrix.
+# hpccinf.txt for NP ranks: HPL N=1000, NB=80 on the grids of 1x1, 1x2, 2x2 that fit in NP
+# ranks; the other tests size themselves from HPL's matrix. A grid larger than NP does not get
+# skipped: HPL_pdinfo refuses the whole file ("Need at least 4 processes") and hpcc falls back to
+# its built-in defaults (N=2560 on one grid), so before 2026-11-29 the runs below 4 ranks were of
+# that larger problem.
 hpcc_input() {
-    sed -e 's/^1 *# of process grids (P x Q)/3            # of process grids (P x Q)/' \
-        -e 's/^2 *Ps$/1 1 2        Ps/' -e 's/^2 *Qs$/1 2 2        Qs/' "$1/_hpccinf.txt"
+    local n=1 ps=1 qs=1
+    [ "$2" -ge 2 ] && n=2 ps="1 1" qs="1 2"
+    [ "$2" -ge 4 ] && n=3 ps="1 1 2" qs="1 2 2"
+    sed -e "s/^1 *# of process grids (P x Q)/$n            # of process grids (P x Q)/" \
+        -e "s/^2 *Ps\$/$ps        Ps/" -e "s/^2 *Qs\$/$qs        Qs/" "$1/_hpccinf.txt"
 }
 
 # Pass: hpcc's summary says Success=1, no test printed FAILED, and every "Found N errors" of
@@ -112,7 +118,7 @@ hpcc_run() {
         for mpi in $mpis; do
             dir=$work/run/hpcc-$mpi-$np
             rm -rf "$dir" && mkdir -p "$dir"
-            hpcc_input "$(fetch hpcc)" > "$dir/hpccinf.txt"
+            hpcc_input "$(fetch hpcc)" "$np" > "$dir/hpccinf.txt"
             run_in "$dir" "$mpi" "$np" "$work/hpcc-$mpi/hpcc"
             status=fail
             if [ "$rc" = 0 ] && grep -q '^Success=1' "$dir/hpccoutf.txt" &&
