@@ -28,6 +28,16 @@ struct ctx {
 #define W MPI_COMM_WORLD
 static void barrier(void *p) { (void)p; MPI_Barrier(W); }
 static void bcast(void *p) { ctx_t *c = p; MPI_Bcast(c->s, c->count, MPI_FLOAT, 0, W); }
+/* IMB-MPI1's Bcast: the root moves to the next rank every call, so call i starts only once
+ * rank i has received call i - 1 (every rank makes the same calls, so the counters agree). */
+static void bcast_rotating(void *p)
+{
+    ctx_t *c = p;
+    static int calls;
+    int size;
+    MPI_Comm_size(W, &size);
+    MPI_Bcast(c->s, c->count, MPI_FLOAT, calls++ % size, W);
+}
 static void reduce(void *p)
 {
     ctx_t *c = p;
@@ -195,6 +205,7 @@ static const struct {
 } ops[] = {
     {"barrier", barrier, NULL, UNSIZED},
     {"bcast", bcast, NULL, SIZED},
+    {"bcast_rotating", bcast_rotating, NULL, SIZED},
     {"reduce", reduce, NULL, SIZED},
     {"allreduce", allreduce, NULL, SIZED},
     {"allgather", allgather, NULL, SIZED},
