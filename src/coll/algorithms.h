@@ -172,9 +172,9 @@ int coll_shm_alltoall_run(const struct coll_args *a);
  * schedule would halve recursively (its tree, reproduced in the cells). */
 int coll_shm_reduce_scatter_applies(const struct coll_args *a);
 int coll_shm_reduce_scatter_run(const struct coll_args *a);
-/* bcast_direct.c: a small linear bcast without a schedule */
-int coll_bcast_direct_applies(const struct coll_args *a);
-int coll_bcast_direct_run(const struct coll_args *a);
+/* linear_direct.c: a small linear bcast or scatter without a schedule */
+int coll_linear_direct_applies(const struct coll_args *a);
+int coll_linear_direct_run(const struct coll_args *a);
 /* coll.c: a blocking collective as its selection table's schedule (what those fall back to
  * when the slot table is full). */
 int coll_run_schedule(const struct coll_args *a);

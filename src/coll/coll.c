@@ -112,8 +112,8 @@ static int run_blocking(const struct coll_args *a)
         return coll_shm_alltoall_run(a);
     if (coll_shm_reduce_scatter_applies(a))
         return coll_shm_reduce_scatter_run(a);
-    if (coll_bcast_direct_applies(a)) /* linear, small: no schedule (bcast_direct.c) */
-        return coll_bcast_direct_run(a);
+    if (coll_linear_direct_applies(a)) /* linear, small: no schedule (linear_direct.c) */
+        return coll_linear_direct_run(a);
     return coll_run_schedule(a);
 }
 
