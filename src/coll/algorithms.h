@@ -152,6 +152,9 @@ struct coll_shm_call {
 };
 int coll_shm_cells_usable(const struct coll_args *a, MPI_Count bytes);
 int coll_shm_call_open(struct core_comm *comm, struct coll_shm_call *call);
+/* The data paths' start: open a's call; 1 to go on through the cells, 0 when the call is
+ * over already with *rc its result (an error, or the schedule run because the table was full). */
+int coll_shm_call_start(const struct coll_args *a, struct coll_shm_call *call, int *rc);
 int coll_shm_call_arrive(const struct core_comm *comm, const struct coll_shm_call *call);
 /* The data paths' meeting (after each rank filled its cell): arrive; the last to arrive runs
  * last on the cells (if any) and releases the others, who wait for that. last's code on the

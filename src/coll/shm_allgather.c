@@ -25,11 +25,9 @@ int coll_shm_allgather_run(const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
     struct coll_shm_call call = {0};
-    int rc = coll_shm_call_open(comm, &call);
-    if (rc != MPI_SUCCESS)
+    int rc;
+    if (!coll_shm_call_start(a, &call, &rc))
         return rc;
-    if (!call.slot)
-        return coll_run_schedule(a);
     size_t block = (size_t)coll_bytes_of(a->recvcount, a->recvtype);
     char *recv = a->recvbuf;
     char *cell = shm_slot_cell(call.seg, call.index, call.set, comm->rank);

@@ -72,11 +72,9 @@ int coll_shm_allreduce_run(const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
     struct coll_shm_call call = {0};
-    int rc = coll_shm_call_open(comm, &call);
-    if (rc != MPI_SUCCESS)
+    int rc;
+    if (!coll_shm_call_start(a, &call, &rc))
         return rc;
-    if (!call.slot)
-        return coll_run_schedule(a);
     size_t bytes = (size_t)coll_bytes_of(a->count, a->type);
     const void *mine = coll_in_place(a->sendbuf) ? a->recvbuf : a->sendbuf;
     memcpy(shm_slot_cell(call.seg, call.index, call.set, comm->rank), mine, bytes);

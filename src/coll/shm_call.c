@@ -37,6 +37,18 @@ int coll_shm_call_open(struct core_comm *comm, struct coll_shm_call *call)
     return MPI_SUCCESS;
 }
 
+int coll_shm_call_start(const struct coll_args *a, struct coll_shm_call *call, int *rc)
+{
+    *rc = coll_shm_call_open(a->comm, call);
+    if (*rc != MPI_SUCCESS)
+        return 0;
+    if (!call->slot) {
+        *rc = coll_run_schedule(a);
+        return 0;
+    }
+    return 1;
+}
+
 int coll_shm_call_meet(const struct coll_args *a, const struct coll_shm_call *call,
                        coll_shm_last_fn *last)
 {

@@ -85,11 +85,9 @@ int coll_shm_reduce_scatter_run(const struct coll_args *a)
 {
     struct core_comm *comm = a->comm;
     struct coll_shm_call call = {0};
-    int rc = coll_shm_call_open(comm, &call);
-    if (rc != MPI_SUCCESS)
+    int rc;
+    if (!coll_shm_call_start(a, &call, &rc))
         return rc;
-    if (!call.slot)
-        return coll_run_schedule(a);
     MPI_Count total = total_count(a), before = 0;
     for (int r = 0; r < comm->rank; r++)
         before += block_count(a, r);
