@@ -21,6 +21,8 @@ int coll_build(struct coll_sched *s, const struct coll_args *a);
  * NODEMPI_COLL_<OP> choice string the table must match. */
 const char *coll_algorithm_name(enum coll_kind kind, int index);
 coll_build_fn *coll_selected_builder(const struct coll_args *a);
+/* A scatter's block in bytes as the table sizes it: the root's send side, else the receive side. */
+size_t coll_scatter_block_bytes(const struct coll_args *a);
 const char *coll_algorithm_choices(enum coll_kind kind);
 
 /* barrier.c */

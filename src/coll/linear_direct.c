@@ -21,13 +21,9 @@ int coll_linear_direct_applies(const struct coll_args *a)
     if (a->kind == COLL_BCAST)
         return dt_packed_size(a->type, a->count) <= core_config.eager_limit &&
                coll_selected_builder(a) == coll_bcast_linear;
-    if (a->kind == COLL_SCATTER) { /* the block: the root's send side (its receive side may
-                                    * be MPI_IN_PLACE), everyone else's receive side */
-        size_t block = a->comm->rank == a->root ? dt_packed_size(a->sendtype, a->sendcount)
-                                                : dt_packed_size(a->recvtype, a->recvcount);
-        return block <= core_config.eager_limit &&
+    if (a->kind == COLL_SCATTER)
+        return coll_scatter_block_bytes(a) <= core_config.eager_limit &&
                coll_selected_builder(a) == coll_scatter_linear;
-    }
     return 0;
 }
 

@@ -75,7 +75,7 @@ static size_t gather_block_bytes(const struct coll_args *a)
     return dt_packed_size(a->sendtype, a->sendcount);
 }
 
-static size_t scatter_block_bytes(const struct coll_args *a)
+size_t coll_scatter_block_bytes(const struct coll_args *a)
 {
     if (a->comm->rank == a->root)
         return dt_packed_size(a->sendtype, a->sendcount);
@@ -427,7 +427,7 @@ static const struct coll_table tables[COLL_KIND_COUNT] = {
                                          gather_block_bytes, gather_oversubscribed_rules),
     [COLL_GATHERV] = TABLE(COLL_GATHERV_CHOICES, gatherv_algorithms, gatherv_rules, no_bytes),
     [COLL_SCATTER] = TABLE_OVERSUBSCRIBED(COLL_SCATTER_CHOICES, scatter_algorithms,
-                                          scatter_rules, scatter_block_bytes,
+                                          scatter_rules, coll_scatter_block_bytes,
                                           scatter_oversubscribed_rules),
     [COLL_SCATTERV] = TABLE(COLL_SCATTERV_CHOICES, scatterv_algorithms, scatterv_rules,
                             no_bytes),
