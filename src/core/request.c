@@ -73,8 +73,13 @@ void core_request_finalize(void)
     }
 }
 
+/* Completions counted in this process; the request layer runs under the library's lock (as
+ * the free list above does), so a plain counter. */
+static uint64_t completions;
+
 void core_request_complete(struct core_request *request)
 {
+    request->completion_order = ++completions;
     request->complete = 1;
     if (request->freed_by_user)
         core_request_free(request);

@@ -36,6 +36,8 @@ typedef void core_request_free_fn(struct core_request *request);
 struct core_request {
     enum core_request_kind kind;
     int complete;                /* set by the owning layer; read by wait/test */
+    uint64_t completion_order;   /* core_request_complete's stamp: which of several completed
+                                  * requests MPI_Waitany / Testany returns (0 = unstamped) */
     int persistent;              /* made by *_init: survives completion, restarted by Start */
     int active;                  /* persistent: started and not yet completed */
     int cancelled;
@@ -56,9 +58,9 @@ struct core_request {
     /* Owned by the p2p layer: protocol state and queue links. */
     struct {
         int state;
+        int world_peer;
         struct core_request *next;   /* posted queue / pending-send queue */
         struct core_request *prev;
-        int world_peer;
         size_t offset;               /* bytes moved so far (pipelined protocol) */
         uint64_t peer_cookie;        /* the other side's request id during rendezvous */
         void *bsend_copy;            /* buffered sends: the copy in the attached buffer */

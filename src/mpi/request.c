@@ -159,17 +159,32 @@ static int all_completed(int count, MPI_Request *requests)
     return 1;
 }
 
-/* Index of a completed active request, -1 if none is complete, -2 if none is active. */
+/* Index of the completed active request that completed first, -1 if none is complete, -2 if
+ * none is active. MPI lets Waitany / Testany return any completed request, but a program may
+ * depend on the order: hpcc's RandomAccess takes ANY_SOURCE receives with Testany and stops at
+ * the last rank's FINISHED message; returning the lowest index handed it a FINISHED matched
+ * after an UPDATE from the same rank still unprocessed in a higher slot (lost updates at 8
+ * ranks). Completion order returns what matching ordered. Requests completed without a stamp
+ * (0: null-process receives, inactive persistent ones) come first, by index. */
 static int find_completed(int count, MPI_Request *requests)
 {
     int found = -2;
+    uint64_t first = UINT64_MAX;
     for (int i = 0; i < count; i++) {
         struct core_request *r = core_request_from_handle(requests[i]);
         if (!is_active(r))
             continue;
-        if (r->complete)
-            return i;
-        found = -1;
+        if (!r->complete) {
+            if (found == -2)
+                found = -1;
+            continue;
+        }
+        if (found < 0 || r->completion_order < first) {
+            found = i;
+            first = r->completion_order;
+            if (first == 0)
+                break;
+        }
     }
     return found;
 }
