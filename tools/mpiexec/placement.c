@@ -113,6 +113,41 @@ static void widen_bindings(hwloc_topology_t topo, enum bind_policy policy, int n
     }
 }
 
+/* The default placement of a job of several ranks: rank r to the r-th unit no other job has
+ * claimed (cpu_claim.c), claiming it. When fewer are free than there are ranks the ranks stay
+ * unbound: pinned beside another job's rank they could not move away from it, unbound the
+ * kernel balances them; plan->cpus_free then says how many were free. False when claims
+ * cannot be made at all (the caller binds in order, as without claims). */
+static bool bind_to_free_units(hwloc_topology_t topo, hwloc_obj_type_t unit, int nranks,
+                               struct job_placement *plan)
+{
+    int units = hwloc_get_nbobjs_by_type(topo, unit);
+    int placed = 0;
+    for (int u = 0; u < units && placed < nranks; u++) {
+        hwloc_obj_t obj = hwloc_get_obj_by_type(topo, unit, (unsigned)u);
+        cpu_set_t set;
+        hwloc_cpuset_to_glibc_sched_affinity(topo, obj->cpuset, &set, sizeof(set));
+        bool unknown;
+        if (cpu_claim_set(&plan->claims, &set, &unknown)) {
+            bind_to_object(topo, obj, &plan->ranks[placed++]);
+            continue;
+        }
+        if (unknown) {
+            cpu_claims_release(&plan->claims);
+            for (int r = 0; r < placed; r++)
+                leave_unbound(&plan->ranks[r]);
+            return false;
+        }
+    }
+    if (placed < nranks) {
+        cpu_claims_release(&plan->claims);
+        for (int r = 0; r < placed; r++)
+            leave_unbound(&plan->ranks[r]);
+        plan->cpus_free = placed;
+    }
+    return true;
+}
+
 /* Cores first (hardware threads for BIND_HWTHREAD); hardware threads when ranks outnumber
  * cores but not threads. Returns the number of hardware threads, or 0 when hwloc cannot
  * describe the machine. */
@@ -140,8 +175,12 @@ static int plan_from_hwloc(int nranks, enum bind_policy policy, int per_rank,
     hwloc_obj_type_t unit =
         units <= cores && policy != BIND_HWTHREAD ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU;
     if (threads > 0 && units <= threads) {
-        for (int r = 0; r < nranks; r++)
-            bind_to_objects(topo, unit, r * per_rank, per_rank, &plan->ranks[r]);
+        if (policy == BIND_DEFAULT && per_rank == 1 &&
+            bind_to_free_units(topo, unit, nranks, plan))
+            ; /* placed, or left unbound for want of free units */
+        else
+            for (int r = 0; r < nranks; r++)
+                bind_to_objects(topo, unit, r * per_rank, per_rank, &plan->ranks[r]);
         widen_bindings(topo, policy, nranks, unit, per_rank, plan);
     }
     hwloc_topology_destroy(topo);
@@ -161,6 +200,10 @@ bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
         leave_unbound(&plan->ranks[r]);
 
     /* The plan is computed even for --bind-to none: NODEMPI_NCORES is needed either way. */
+    plan->cpus_free = -1; /* no claim said otherwise */
+    plan->claims = (struct cpu_claims){0};
+    if (policy == BIND_DEFAULT && nranks == 1 && per_rank == 1)
+        policy = BIND_NONE; /* see placement.h */
     plan->cpus_available = plan_from_hwloc(nranks, policy, per_rank, plan);
     if (plan->cpus_available == 0 && per_rank == 1)
         plan->cpus_available = plan_from_affinity(nranks, plan);
@@ -171,6 +214,8 @@ bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
     const char *declared = getenv("NODEMPI_NCORES");
     if (declared && atoi(declared) > 0)
         plan->cpus_available = atoi(declared);
+    if (plan->cpus_free < 0 || (declared && atoi(declared) > 0))
+        plan->cpus_free = plan->cpus_available;
 
     if (policy == BIND_NONE) {
         for (int r = 0; r < nranks; r++)
@@ -188,6 +233,7 @@ bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
 
 void placement_free(struct job_placement *plan)
 {
+    cpu_claims_release(&plan->claims);
     free(plan->ranks);
     plan->ranks = NULL;
 }
@@ -216,6 +262,12 @@ void placement_report(const struct job_placement *plan, int nranks)
     char cpus[256];
     for (int r = 0; r < nranks; r++) {
         const struct rank_placement *p = &plan->ranks[r];
+        if (!p->bound && plan->cpus_free < plan->cpus_available) {
+            fprintf(stderr, "mpiexec: rank %d not bound (any of %d CPUs; other nodempi jobs "
+                    "hold %d of them)\n", r, plan->cpus_available,
+                    plan->cpus_available - plan->cpus_free);
+            continue;
+        }
         if (!p->bound) {
             fprintf(stderr, "mpiexec: rank %d not bound (any of %d CPUs)\n", r,
                     plan->cpus_available);
