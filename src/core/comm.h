@@ -24,6 +24,8 @@ struct core_comm {
     int remote_size;             /* intercommunicators: the remote group */
     int *remote_world_ranks;
     struct core_errhandler *errhandler;
+    int errhandler_chosen;       /* set by MPI_Comm_set_errhandler (core_error_raise asks it of
+                                  * MPI_COMM_WORLD and MPI_COMM_SELF) */
     int refcount;                /* user handle + pending operations */
     int predefined;              /* MPI_COMM_WORLD / MPI_COMM_SELF */
     char name[MPI_MAX_OBJECT_NAME];

@@ -30,6 +30,7 @@ int mpi_comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char
     core_errhandler_retain(eh);
     core_errhandler_release(c->errhandler);
     c->errhandler = eh;
+    c->errhandler_chosen = 1;
     return MPI_SUCCESS;
 }
 
