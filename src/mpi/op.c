@@ -88,6 +88,11 @@ static int reduce_local(const void *inbuf, void *inoutbuf, MPI_Count count,
     if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
         return core_error_raise(NULL, MPI_ERR_BUFFER, function,
                                 "MPI_IN_PLACE is not allowed");
+    /* MPI forbids an output buffer aliasing another argument (MPI-4.1 2.9.1): inbuf and
+     * inoutbuf the same address would read what it is writing. */
+    if (inbuf == inoutbuf && inbuf && count > 0 && type->size > 0)
+        return core_error_raise(NULL, MPI_ERR_BUFFER, function,
+                                "inbuf and inoutbuf are the same buffer");
     /* coll_op_apply refuses an op not defined for the type before touching anything: one look
      * at the kernel table instead of a check and then the apply (an 8-byte MPI_Reduce_local
      * spent 37% of its time in the separate check). The check alone where apply would accept

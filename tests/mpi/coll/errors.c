@@ -79,6 +79,10 @@ int main(int argc, char **argv)
                       "Reduce_local MPI_NO_OP, count 0");
     MT_CHECK_ERRCLASS(MPI_Reduce_local(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM), MPI_ERR_BUFFER,
                       "Reduce_local MPI_IN_PLACE");
+    b[0] = 7;
+    MT_CHECK_ERRCLASS(MPI_Reduce_local(b, b, 1, MPI_INT, MPI_SUM), MPI_ERR_BUFFER,
+                      "Reduce_local with inbuf == inoutbuf");
+    MT_CHECK(b[0] == 7, "Reduce_local with inbuf == inoutbuf wrote inoutbuf");
     MPI_Op sum = MPI_SUM;
     MT_CHECK_ERRCLASS(MPI_Op_free(&sum), MPI_ERR_OP, "Op_free(MPI_SUM)");
 
