@@ -317,9 +317,7 @@ static void job_start_ranks(struct job *job)
             .rank = r, .nranks = opts->nranks, .program_path = setup->program_paths[app],
             .argv = opts->apps[app].argv, .wdir = opts->apps[app].wdir, .appnum = app,
             .universe_size = setup->universe_size, .job_name = setup->segment_name,
-            /* every CPU held by other jobs: the ranks wait as if all shared one */
-            .cpus_available = setup->placement->cpus_free > 0 ? setup->placement->cpus_free : 1,
-            .placement = place,
+            .cpus_available = setup->placement->cpus_available, .placement = place,
             .app = &opts->apps[app], .env_none = opts->env_none,
             .extra_env = opts->rank_env, .extra_env_count = opts->rank_env_count,
             .initial_errhandler = opts->initial_errhandler,

@@ -18,18 +18,15 @@ struct rank_placement {
 };
 
 struct job_placement {
-    int cpus_available; /* hardware threads mpiexec may use (slots, MPI_UNIVERSE_SIZE) */
-    int cpus_free;      /* of those, not held by other nodempi jobs (NODEMPI_NCORES, at
-                         * least 1) */
+    int cpus_available; /* hardware threads mpiexec may use: NODEMPI_NCORES for the ranks */
     struct rank_placement *ranks;
     struct cpu_claims claims; /* the CPUs this job's ranks are bound to (cpu_claim.h) */
 };
 
 /* Plans nranks placements under policy. The default policy binds a job of several ranks to
- * cores no other nodempi job has claimed, claiming them; when too few are free it leaves the
- * ranks unbound and tells them how many CPUs are free, so that they wait as oversubscribed
- * ranks do. A one-rank job is left unbound (as MPICH leaves it: nothing to be close to, and
- * its threads may use every CPU). Plans, each on cpus_per_rank cores (0 or 1: one); false
+ * cores no other nodempi job has claimed first, claiming them, and to claimed ones (in order)
+ * only when too few are free. A one-rank job is left unbound (as MPICH leaves it: nothing to
+ * be close to, and its threads may use every CPU). Plans, each on cpus_per_rank cores (0 or 1: one); false
  * (message printed) only when out of memory. */
 bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
                     struct job_placement *plan);

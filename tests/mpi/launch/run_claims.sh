@@ -1,60 +1,76 @@
 #!/bin/bash
-# run_claims.sh - jobs placed by default side by side: a job that takes every CPU claims them
-# while it runs; a second job meanwhile is left unbound, says why, and its ranks are told one
-# CPU is theirs (NODEMPI_NCORES, so they wait as oversubscribed ranks do); after the first ends
-# the second binds again. A one-rank job is never bound. Explicit --bind-to core ignores the
-# claims. Runs alone (RUN_SERIAL): another test's job would hold CPUs too.
+# run_claims.sh - jobs placed by default side by side. A job's ranks take the cores no other
+# nodempi job holds first: while the first core is held (hold_cpus, as a running job's mpiexec
+# holds it), a default 2-rank job starts on the second core, and takes the first only when no
+# other is free; the claim goes with its holder (the job then binds in order again). Explicit
+# --bind-to core ignores claims; a one-rank job is never bound. Runs alone (RUN_SERIAL):
+# another test's job would hold cores too.
+# Usage: run_claims.sh <mpiexec> <report program> <hold_cpus program>
 . "$(dirname "$0")/lib.sh"
+HOLD=$3
 
 ncpus=$(nproc)
-flag=$WORK/release
-holder_err=$WORK/holder.err
-# The holder: one rank per CPU, each waiting for the flag file.
-"$MPIEXEC" --timeout 60 --report-bindings -n "$ncpus" \
-    sh -c "while [ ! -e '$flag' ]; do sleep 0.05; done" > /dev/null 2> "$holder_err" &
-holder=$!
-for ((i = 0; i < 200; i++)); do
-    [ "$(grep -c ' bound to CPU' "$holder_err")" -eq "$ncpus" ] && break
+# --report-bindings' CPU list of rank r.
+cpus_of() {
+    sed -n "s/^mpiexec: rank $1 bound to CPUs\\{0,1\\} //p" "$ERR"
+}
+
+# A default 2-rank job alone: bound, in core order.
+run -n 2 --report-bindings "$REPORT"
+expect_status 0
+expect_bindings_as_reported 2
+first=$(cpus_of 0)
+second=$(cpus_of 1)
+CHECKS=$((CHECKS + 1))
+[ -n "$first" ] && [ -n "$second" ] || launch_fail "a default 2-rank job was not bound"
+
+# Hold the first core's first CPU (a core is claimed whole or not at all).
+first_cpu=${first%%[,-]*}
+exec 3> >("$HOLD" "$first_cpu" > "$WORK/hold.out")
+for ((i = 0; i < 100; i++)); do
+    grep -q held "$WORK/hold.out" 2>/dev/null && break
     sleep 0.05
 done
 CHECKS=$((CHECKS + 1))
-[ "$(grep -c ' bound to CPU' "$holder_err")" -eq "$ncpus" ] || {
-    touch "$flag"; wait $holder
-    OUT=/dev/null ERR=$holder_err launch_fail "the holder's $ncpus ranks were not all bound"
-}
+grep -q held "$WORK/hold.out" || launch_fail "hold_cpus could not claim CPU $first_cpu"
 
-run -n 2 --report-bindings "$REPORT" NODEMPI_NCORES
+run -n 2 --report-bindings "$REPORT"
 expect_status 0
 expect_size 2
-for r in 0 1; do
-    expect_line "$ERR" "mpiexec: rank $r not bound (any of $ncpus CPUs; other nodempi jobs hold $ncpus of them)"
-    expect_line "$OUT" "rank $r cpus $(own_cpus)"
-    expect_line "$OUT" "rank $r env NODEMPI_NCORES=1"
-done
-# Asked for by name, binding is done as without claims.
+expect_bindings_as_reported 2
+CHECKS=$((CHECKS + 1))
+[ "$(cpus_of 0)" = "$second" ] || launch_fail "rank 0 on CPU $(cpus_of 0), not the first free core ($second)"
+if [ "$ncpus" -eq 2 ]; then # no other core free: rank 1 shares the held one
+    CHECKS=$((CHECKS + 1))
+    [ "$(cpus_of 1)" = "$first" ] || launch_fail "rank 1 on CPU $(cpus_of 1), not $first"
+else
+    CHECKS=$((CHECKS + 1))
+    [ "$(cpus_of 1)" != "$first" ] || launch_fail "rank 1 on the held core though others are free"
+fi
+# Asked for by name, binding is done as without claims: in order.
 run -n 2 --bind-to core --report-bindings "$REPORT"
 expect_status 0
 expect_bindings_as_reported 2
 CHECKS=$((CHECKS + 1))
-grep -q "^mpiexec: rank 0 bound to CPU" "$ERR" || launch_fail "--bind-to core did not bind"
+[ "$(cpus_of 0)" = "$first" ] || launch_fail "--bind-to core: rank 0 on $(cpus_of 0)"
 
-touch "$flag"
-wait $holder
-holder_status=$?
-CHECKS=$((CHECKS + 1))
-[ $holder_status -eq 0 ] || launch_fail "the holder job failed (status $holder_status)"
-
-# The claims went with the holder's mpiexec.
-run -n 2 --report-bindings "$REPORT" NODEMPI_NCORES
+# The claim goes with its holder.
+exec 3>&-
+for ((i = 0; i < 100; i++)); do
+    pgrep -f "$HOLD $first_cpu" > /dev/null || break
+    sleep 0.05
+done
+run -n 2 --report-bindings "$REPORT"
 expect_status 0
 expect_bindings_as_reported 2
 CHECKS=$((CHECKS + 1))
-grep -q "^mpiexec: rank 1 bound to CPU" "$ERR" || launch_fail "not bound after the holder ended"
-expect_line "$OUT" "rank 0 env NODEMPI_NCORES=$ncpus"
+[ "$(cpus_of 0)" = "$first" ] && [ "$(cpus_of 1)" = "$second" ] ||
+    launch_fail "not in order after the holder ended: $(cpus_of 0) $(cpus_of 1)"
 
 # One rank: unbound, every CPU its own.
 run -n 1 --report-bindings "$REPORT"
 expect_status 0
 expect_line "$ERR" "mpiexec: rank 0 not bound (any of $ncpus CPUs)"
-expect_line "$OUT" "rank 0 cpus $(own_cpus)"
+own=$(awk '$1 == "Cpus_allowed_list:" { print $2 }' /proc/self/status)
+expect_line "$OUT" "rank 0 cpus $own"
 launch_pass
