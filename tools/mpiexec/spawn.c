@@ -91,6 +91,19 @@ static void child_set_environment(const struct spawn_request *req, int core, pid
     child_set_number("NODEMPI_NCORES", req->cpus_available);
     child_set_number("NODEMPI_APPNUM", req->appnum);
     child_set_number("NODEMPI_UNIVERSE_SIZE", req->universe_size);
+    /* What Open MPI's and MPICH's (Hydra's) launchers tell their ranks, for job scripts and
+     * programs that read their rank before MPI_Init (a wrapper picking an output file or a
+     * device per rank). One node: the local rank is the rank. Not PMI_FD, PMI_PORT or PMIX_*:
+     * a program built with another MPI still starts as that MPI's singleton. */
+    child_set_number("OMPI_COMM_WORLD_RANK", req->rank);
+    child_set_number("OMPI_COMM_WORLD_SIZE", req->nranks);
+    child_set_number("OMPI_COMM_WORLD_LOCAL_RANK", req->rank);
+    child_set_number("OMPI_COMM_WORLD_LOCAL_SIZE", req->nranks);
+    child_set_number("OMPI_COMM_WORLD_NODE_RANK", req->rank);
+    child_set_number("PMI_RANK", req->rank);
+    child_set_number("PMI_SIZE", req->nranks);
+    child_set_number("MPI_LOCALRANKID", req->rank);
+    child_set_number("MPI_LOCALNRANKS", req->nranks);
     /* MPI_Comm_spawn starts the children's job with this same launcher. */
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);

@@ -116,6 +116,20 @@ grep -Eq '^mpiexec: rank 1 not bound \(any of [0-9]+ CPUs\)$' "$ERR" ||
 run -bind-to board "$REPORT"
 expect_usage_error "^mpiexec: -bind-to accepts core, hwthread, .* or none, not 'board'"
 
+# The rank variables Open MPI's and Hydra's launchers set, for scripts that read them; in an
+# MPMD job they number the whole job.
+vars="OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_LOCAL_RANK OMPI_COMM_WORLD_LOCAL_SIZE OMPI_COMM_WORLD_NODE_RANK PMI_RANK PMI_SIZE MPI_LOCALRANKID MPI_LOCALNRANKS"
+run -n 1 "$REPORT" $vars : -n 2 "$REPORT" $vars
+expect_status 0
+for r in 0 1 2; do
+    for v in OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_LOCAL_RANK OMPI_COMM_WORLD_NODE_RANK PMI_RANK MPI_LOCALRANKID; do
+        expect_line "$OUT" "rank $r env $v=$r"
+    done
+    for v in OMPI_COMM_WORLD_SIZE OMPI_COMM_WORLD_LOCAL_SIZE PMI_SIZE MPI_LOCALNRANKS; do
+        expect_line "$OUT" "rank $r env $v=3"
+    done
+done
+
 # Anything else stays unknown.
 run --frobnicate-output "$WORK/out" "$REPORT"
 expect_usage_error "^mpiexec: unknown option '--frobnicate-output'"
