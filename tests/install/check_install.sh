@@ -47,6 +47,16 @@ done
     { echo "mpicc --showme:compile: $("$prefix/p/bin/mpicc" --showme:compile)"; exit 1; }
 "$prefix/p/bin/mpicc" --showme:link | grep -q -- "-lnodempi" ||
     { echo "mpicc --showme:link: $("$prefix/p/bin/mpicc" --showme:link)"; exit 1; }
+# Open MPI's -showme:compile / -showme:link are the flags alone (build tools split them into
+# arguments); MPICH's -compile_info / -link_info the whole command.
+for o in --showme:compile --showme:link; do
+    case $("$prefix/p/bin/mpicc" $o) in
+    -*) ;;
+    *) echo "mpicc $o does not start with a flag: $("$prefix/p/bin/mpicc" $o)"; exit 1 ;;
+    esac
+done
+"$prefix/p/bin/mpicc" -link_info | grep -q -- "-I$prefix/p/include .*-lnodempi" ||
+    { echo "mpicc -link_info: $("$prefix/p/bin/mpicc" -link_info)"; exit 1; }
 if [ -e "$build/bin/mpifort" ]; then
     for f in bin/mpifort bin/mpif90 bin/mpif77 include/mpif.h include/mpi.mod \
         include/mpi_f08.mod; do
