@@ -164,8 +164,9 @@ static int all_completed(int count, MPI_Request *requests)
  * depend on the order: hpcc's RandomAccess takes ANY_SOURCE receives with Testany and stops at
  * the last rank's FINISHED message; returning the lowest index handed it a FINISHED matched
  * after an UPDATE from the same rank still unprocessed in a higher slot (lost updates at 8
- * ranks). Completion order returns what matching ordered. Requests completed without a stamp
- * (0: null-process receives, inactive persistent ones) come first, by index. */
+ * ranks). Completion order returns what matching ordered. Requests a layer completed without
+ * core_request_complete (stamp 0: a send done at once, some generic requests) come first, by
+ * index. */
 static int find_completed(int count, MPI_Request *requests)
 {
     int found = -2;

@@ -203,10 +203,10 @@ bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
     for (int r = 0; r < nranks; r++)
         leave_unbound(&plan->ranks[r]);
 
-    /* The plan is computed even for --bind-to none: NODEMPI_NCORES is needed either way. */
     plan->claims = (struct cpu_claims){0};
     if (policy == BIND_DEFAULT && nranks == 1 && per_rank == 1)
         policy = BIND_NONE; /* see placement.h */
+    /* The plan is computed even for --bind-to none: NODEMPI_NCORES is needed either way. */
     plan->cpus_available = plan_from_hwloc(nranks, policy, per_rank, plan);
     if (plan->cpus_available == 0 && per_rank == 1)
         plan->cpus_available = plan_from_affinity(nranks, plan);

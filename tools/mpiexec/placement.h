@@ -23,11 +23,11 @@ struct job_placement {
     struct cpu_claims claims; /* the CPUs this job's ranks are bound to (cpu_claim.h) */
 };
 
-/* Plans nranks placements under policy. The default policy binds a job of several ranks to
- * cores no other nodempi job has claimed first, claiming them, and to claimed ones (in order)
- * only when too few are free. A one-rank job is left unbound (as MPICH leaves it: nothing to
- * be close to, and its threads may use every CPU). Plans, each on cpus_per_rank cores (0 or 1: one); false
- * (message printed) only when out of memory. */
+/* Plans nranks placements under policy, each on cpus_per_rank cores (0 or 1: one); false
+ * (message printed) only when out of memory. The default policy binds a job of several ranks
+ * to the cores no other nodempi job has claimed first, claiming them, and to claimed ones (in
+ * order) only when too few are free. A one-rank job is left unbound (as MPICH leaves it:
+ * nothing to be close to, and its threads may use every CPU). */
 bool placement_plan(int nranks, enum bind_policy policy, int cpus_per_rank,
                     struct job_placement *plan);
 /* One line per rank on stderr: the CPUs it is bound to, or that it is not bound
