@@ -16,6 +16,34 @@ static struct core_comm predefined_world;
 static struct core_comm predefined_self;
 static int self_world_rank[1];
 
+/* Released communicator objects, kept for the next communicator instead of going back to
+ * malloc: a program that uses a handle after MPI_Comm_free (a copy of it, or the same
+ * handle twice) then reads FREED and gets MPI_ERR_COMM rather than reading freed memory
+ * (MPICH's errors/comm/cfree segfaulted). Reused last-freed first; emptied at finalize. */
+static struct core_comm *recycled;
+
+struct core_comm *core_comm_new_object(void)
+{
+    struct core_comm *comm = recycled;
+    if (comm) {
+        recycled = *(struct core_comm **)comm->name; /* the link lives in the name */
+        memset(comm, 0, sizeof(*comm));
+    } else if (!(comm = calloc(1, sizeof(*comm)))) {
+        return NULL;
+    }
+    comm->handle_state = CORE_COMM_HANDLE_VALID;
+    return comm;
+}
+
+static void recycle(struct core_comm *comm)
+{
+    memset(comm, 0, sizeof(*comm));
+    comm->handle_state = CORE_COMM_HANDLE_FREED;
+    _Static_assert(sizeof(comm->name) >= sizeof(struct core_comm *), "link in the name");
+    memcpy(comm->name, &recycled, sizeof(recycled));
+    recycled = comm;
+}
+
 struct core_comm *core_comm_from_handle(MPI_Comm handle)
 {
     if (handle == MPI_COMM_WORLD)
@@ -24,7 +52,14 @@ struct core_comm *core_comm_from_handle(MPI_Comm handle)
         return nodempi.comm_self;
     if ((uintptr_t)handle < 0x1000)
         return NULL; /* MPI_COMM_NULL and other predefined values */
-    return (struct core_comm *)handle;
+    struct core_comm *comm = (struct core_comm *)handle;
+    return comm->handle_state == CORE_COMM_HANDLE_VALID ? comm : NULL;
+}
+
+int core_comm_handle_freed(MPI_Comm handle)
+{
+    return (uintptr_t)handle >= 0x1000 && handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF &&
+           ((struct core_comm *)handle)->handle_state == CORE_COMM_HANDLE_FREED;
 }
 
 MPI_Comm core_comm_to_handle(const struct core_comm *comm)
@@ -40,6 +75,7 @@ static void init_predefined(struct core_comm *comm, uint32_t context, int rank, 
                             int *world_ranks, const char *name)
 {
     memset(comm, 0, sizeof(*comm));
+    comm->handle_state = CORE_COMM_HANDLE_VALID;
     comm->context = context;
     comm->rank = rank;
     comm->size = size;
@@ -65,6 +101,12 @@ void core_comm_finalize_predefined(void)
 {
     nodempi.comm_world = NULL;
     nodempi.comm_self = NULL;
+    while (recycled) {
+        struct core_comm *next;
+        memcpy(&next, recycled->name, sizeof(next));
+        free(recycled);
+        recycled = next;
+    }
 }
 
 void core_comm_retain(struct core_comm *comm)
@@ -80,5 +122,5 @@ void core_comm_release(struct core_comm *comm)
     core_errhandler_release(comm->errhandler);
     free(comm->world_ranks);
     free(comm->remote_world_ranks);
-    free(comm);
+    recycle(comm);
 }

@@ -15,7 +15,14 @@ struct core_group;
  * context + 1 for its collectives, so collective traffic never matches user receives. */
 #define CORE_CONTEXT_COLL_OFFSET 1u
 
+/* core_comm.handle_state: whether the object's address is a handle the user may pass. */
+enum core_comm_handle_state {
+    CORE_COMM_HANDLE_VALID = 0x636f6d6d, /* "comm" */
+    CORE_COMM_HANDLE_FREED = 0x66726565, /* "free": MPI_Comm_free / disconnect done */
+};
+
 struct core_comm {
+    uint32_t handle_state;       /* enum core_comm_handle_state */
     uint32_t context;            /* even; context + 1 is the collective context */
     int rank;                    /* my rank in the (local) group */
     int size;                    /* local group size */
@@ -40,7 +47,13 @@ struct core_comm {
                                   * sends use that session's buffer: src/p2p/bsend.c) */
 };
 
+/* NULL for MPI_COMM_NULL, other small values and a freed communicator's handle (the object
+ * is kept for reuse, never returned to malloc, so a stale handle reads FREED). */
 struct core_comm *core_comm_from_handle(MPI_Comm handle);
+/* A handle that names a communicator the program freed. */
+int core_comm_handle_freed(MPI_Comm handle);
+/* A zeroed object for a new communicator (a recycled one or from the heap), handle VALID. */
+struct core_comm *core_comm_new_object(void);
 MPI_Comm core_comm_to_handle(const struct core_comm *comm);
 
 /* World rank of rank r of the group messages go to: the local group for intracommunicators,

@@ -365,7 +365,7 @@ static int *world_ranks_copy(int size, const int *map)
 static struct core_comm *comm_new(const struct core_comm *parent, int pair, int size,
                                   int *world_ranks, int rank)
 {
-    struct core_comm *comm = calloc(1, sizeof(*comm));
+    struct core_comm *comm = core_comm_new_object();
     if (!comm) {
         free(world_ranks);
         return NULL;
@@ -1026,6 +1026,8 @@ int core_comm_free(struct core_comm *comm)
                                   (void *)core_comm_to_handle(comm));
     if (rc != MPI_SUCCESS)
         return rc;
+    /* The handle is dead from here even while pending operations keep the object. */
+    comm->handle_state = CORE_COMM_HANDLE_FREED;
     core_comm_release(comm);
     return MPI_SUCCESS;
 }

@@ -319,6 +319,7 @@ static int make_intercomm(struct core_comm *comm, int root, const struct dpm_pla
     struct core_comm bridge;
     int bridge_ranks[2];
     memset(&bridge, 0, sizeof(bridge));
+    bridge.handle_state = CORE_COMM_HANDLE_VALID;
     struct core_comm *peer_comm = NULL;
     int remote_leader = 0;
     if (comm->rank == root) {

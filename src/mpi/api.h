@@ -58,7 +58,9 @@ static inline int mpi_get_comm(MPI_Comm handle, struct core_comm **comm, const c
     if (*comm)
         return MPI_SUCCESS;
     return core_error_raise(NULL, MPI_ERR_COMM, function, "invalid communicator%s",
-                            handle == MPI_COMM_NULL ? " MPI_COMM_NULL" : "");
+                            handle == MPI_COMM_NULL              ? " MPI_COMM_NULL"
+                            : core_comm_handle_freed(handle) ? " (already freed)"
+                                                             : "");
 }
 
 /* A datatype argument must be a valid, committed type. */
