@@ -95,15 +95,15 @@ static void child_set_environment(const struct spawn_request *req, int core, pid
      * programs that read their rank before MPI_Init (a wrapper picking an output file or a
      * device per rank). One node: the local rank is the rank. Not PMI_FD, PMI_PORT or PMIX_*:
      * a program built with another MPI still starts as that MPI's singleton. */
-    child_set_number("OMPI_COMM_WORLD_RANK", req->rank);
-    child_set_number("OMPI_COMM_WORLD_SIZE", req->nranks);
-    child_set_number("OMPI_COMM_WORLD_LOCAL_RANK", req->rank);
-    child_set_number("OMPI_COMM_WORLD_LOCAL_SIZE", req->nranks);
-    child_set_number("OMPI_COMM_WORLD_NODE_RANK", req->rank);
-    child_set_number("PMI_RANK", req->rank);
-    child_set_number("PMI_SIZE", req->nranks);
-    child_set_number("MPI_LOCALRANKID", req->rank);
-    child_set_number("MPI_LOCALNRANKS", req->nranks);
+    static const char *const rank_names[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
+                                             "OMPI_COMM_WORLD_NODE_RANK", "PMI_RANK",
+                                             "MPI_LOCALRANKID"};
+    static const char *const size_names[] = {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
+                                             "PMI_SIZE", "MPI_LOCALNRANKS"};
+    for (size_t i = 0; i < sizeof(rank_names) / sizeof(rank_names[0]); i++)
+        child_set_number(rank_names[i], req->rank);
+    for (size_t i = 0; i < sizeof(size_names) / sizeof(size_names[0]); i++)
+        child_set_number(size_names[i], req->nranks);
     /* MPI_Comm_spawn starts the children's job with this same launcher. */
     char self[4096];
     ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
