@@ -26,7 +26,7 @@ struct core_comm *core_comm_new_object(void)
 {
     struct core_comm *comm = recycled;
     if (comm) {
-        recycled = *(struct core_comm **)comm->name; /* the link lives in the name */
+        memcpy(&recycled, comm->name, sizeof(recycled)); /* the link lives in the name */
         memset(comm, 0, sizeof(*comm));
     } else if (!(comm = calloc(1, sizeof(*comm)))) {
         return NULL;
