@@ -50,8 +50,8 @@ static inline int mpi_check_initialized(const char *function)
                             nodempi.finalized ? "after MPI_Finalize, not between" : "before");
 }
 
-/* Communicator handle -> object or MPI_ERR_COMM (raised on MPI_COMM_SELF's handler... the
- * standard's choice for errors without a valid object is the handler of MPI_COMM_SELF). */
+/* Communicator handle -> object or MPI_ERR_COMM, raised as an error without a valid object
+ * (MPI_COMM_SELF's handler, or MPI_COMM_WORLD's while only that one was chosen: core/error.c). */
 static inline int mpi_get_comm(MPI_Comm handle, struct core_comm **comm, const char *function)
 {
     *comm = core_comm_from_handle(handle);
