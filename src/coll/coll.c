@@ -192,6 +192,7 @@ static int start_request(struct core_request *request)
     operations++;
     core_status_set_empty(&request->status);
     request->complete = 0;
+    request->completion_order = 0; /* a persistent restart: no stamp of the last completion */
     coll_sched_start(request->state);
     return poll_request(request);
 }

@@ -88,6 +88,7 @@ void core_request_complete(struct core_request *request)
 int core_request_start_generic(struct core_request *request)
 {
     request->complete = 0;
+    request->completion_order = 0; /* a persistent restart: no stamp of the last completion */
     request->active = 1;
     int rc = request->start ? request->start(request) : MPI_SUCCESS;
     if (rc == MPI_SUCCESS && !request->complete)

@@ -37,7 +37,8 @@ struct core_request {
     enum core_request_kind kind;
     int complete;                /* set by the owning layer; read by wait/test */
     uint64_t completion_order;   /* core_request_complete's stamp: which of several completed
-                                  * requests MPI_Waitany / Testany returns (0 = unstamped) */
+                                  * requests MPI_Waitany / Testany returns (0 = unstamped;
+                                  * cleared at every (re)start) */
     int persistent;              /* made by *_init: survives completion, restarted by Start */
     int active;                  /* persistent: started and not yet completed */
     int cancelled;

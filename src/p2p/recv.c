@@ -93,6 +93,7 @@ void p2p_recv_matched_unexpected(struct core_request *request, struct p2p_unexpe
 int p2p_recv_start(struct core_request *request)
 {
     request->complete = 0;
+    request->completion_order = 0; /* a persistent restart: no stamp of the last completion */
     request->cancelled = 0;
     request->status.MPI_ERROR = MPI_SUCCESS;
     if (request->peer == MPI_PROC_NULL) {

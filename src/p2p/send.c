@@ -383,6 +383,7 @@ enum p2p_protocol p2p_choose_protocol_for(const struct core_request *request, in
 int p2p_send_start(struct core_request *request)
 {
     request->complete = 0;
+    request->completion_order = 0; /* a persistent restart: no stamp of the last completion */
     request->cancelled = 0;
     request->status.MPI_ERROR = MPI_SUCCESS;
     core_status_set_empty(&request->status);
