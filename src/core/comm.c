@@ -25,9 +25,9 @@ static struct core_comm *recycled;
 struct core_comm *core_comm_new_object(void)
 {
     struct core_comm *comm = recycled;
-    if (comm) {
-        memcpy(&recycled, comm->name, sizeof(recycled)); /* the link lives in the name */
-        memset(comm, 0, sizeof(*comm));
+    if (comm) { /* zeroed by recycle() but for the link, which lives in the name */
+        memcpy(&recycled, comm->name, sizeof(recycled));
+        memset(comm->name, 0, sizeof(recycled));
     } else if (!(comm = calloc(1, sizeof(*comm)))) {
         return NULL;
     }
@@ -44,22 +44,29 @@ static void recycle(struct core_comm *comm)
     recycled = comm;
 }
 
+/* The heap object a handle names (live or freed), NULL for the predefined handle values
+ * (MPI_COMM_NULL, WORLD, SELF and the other small integers of the ABI). */
+static struct core_comm *heap_object(MPI_Comm handle)
+{
+    if ((uintptr_t)handle < 0x1000 || handle == MPI_COMM_WORLD || handle == MPI_COMM_SELF)
+        return NULL;
+    return (struct core_comm *)handle;
+}
+
 struct core_comm *core_comm_from_handle(MPI_Comm handle)
 {
     if (handle == MPI_COMM_WORLD)
         return nodempi.comm_world;
     if (handle == MPI_COMM_SELF)
         return nodempi.comm_self;
-    if ((uintptr_t)handle < 0x1000)
-        return NULL; /* MPI_COMM_NULL and other predefined values */
-    struct core_comm *comm = (struct core_comm *)handle;
-    return comm->handle_state == CORE_COMM_HANDLE_VALID ? comm : NULL;
+    struct core_comm *comm = heap_object(handle);
+    return comm && comm->handle_state == CORE_COMM_HANDLE_VALID ? comm : NULL;
 }
 
 int core_comm_handle_freed(MPI_Comm handle)
 {
-    return (uintptr_t)handle >= 0x1000 && handle != MPI_COMM_WORLD && handle != MPI_COMM_SELF &&
-           ((struct core_comm *)handle)->handle_state == CORE_COMM_HANDLE_FREED;
+    struct core_comm *comm = heap_object(handle);
+    return comm && comm->handle_state == CORE_COMM_HANDLE_FREED;
 }
 
 MPI_Comm core_comm_to_handle(const struct core_comm *comm)
