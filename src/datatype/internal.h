@@ -10,10 +10,6 @@
 
 #include "datatype/datatype.h"
 
-/* Predefined handles are 0x200..0x2ff in the MPI-5.0 ABI; the table is indexed by value - 0x200. */
-#define DT_PREDEFINED_BASE 0x200u
-#define DT_PREDEFINED_COUNT 0x100u
-
 /* First word of every derived type object: a handle whose object lacks it is not a datatype
  * (garbage, another kind of handle, or a freed type). */
 #define DT_MAGIC UINT64_C(0x6e6f64656d706974)
@@ -66,7 +62,6 @@ struct dt_basic {
     unsigned char second_index;   /* pairs: table index of the second type */
 };
 
-extern struct dt_type dt_predefined_types[DT_PREDEFINED_COUNT];
 extern struct dt_basic dt_basic_info[DT_PREDEFINED_COUNT];
 
 /* How a derived type is made from others; subarray and darray are built from these. */

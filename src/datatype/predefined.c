@@ -267,15 +267,11 @@ void dt_finalize(void)
     }
 }
 
-struct dt_type *dt_from_handle(MPI_Datatype handle)
+struct dt_type *dt_from_handle_other(MPI_Datatype handle)
 {
     uintptr_t value = (uintptr_t)handle;
-    if (value < 0x1000) {
-        unsigned i = (unsigned)(value - DT_PREDEFINED_BASE);
-        if (i < DT_PREDEFINED_COUNT && dt_predefined_types[i].predefined)
-            return &dt_predefined_types[i];
+    if (value < 0x1000) /* not a predefined type (dt_from_handle looked) */
         return dt_marker_from_handle(handle); /* MPI_LB, MPI_UB (markers.c) or NULL */
-    }
     if (value % _Alignof(struct dt_derived))
         return NULL;
     struct dt_derived *d = dt_derived_of((struct dt_type *)handle);

@@ -40,11 +40,9 @@ static void grow_table(void)
 
 /* The queues of a context, created on first use (a message may arrive for a communicator this
  * rank has not finished creating yet). Entries are never removed: contexts are reused. */
-struct p2p_match_queues *p2p_queues(uint32_t context)
+struct p2p_match_queues *p2p_queues_lookup(uint32_t context)
 {
-    struct p2p_match_queues *q = p2p.last_queues;
-    if (q && q->context == context)
-        return q;
+    struct p2p_match_queues *q;
     if (!p2p.queues || (p2p.queues_used + 1) * 2 > p2p.queues_capacity)
         grow_table();
     size_t s = slot_of(context, p2p.queues_capacity);

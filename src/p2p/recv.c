@@ -47,7 +47,9 @@ void p2p_deliver_eager(struct core_request *request, int src, int tag, const voi
     size_t copied = size < capacity ? size : capacity;
     struct dt_type *type = request->type;
     if (copied) {
-        if (dt_is_contiguous(type, request->count))
+        if (copied <= SHM_RECORD_INLINE_BYTES && dt_is_contiguous(type, request->count))
+            shm_copy_short((char *)request->buf + type->true_lb, data, copied);
+        else if (dt_is_contiguous(type, request->count))
             shm_copy((char *)request->buf + type->true_lb, data, copied);
         else
             dt_unpack_range(type, request->buf, request->count, 0, data, copied);
@@ -204,7 +206,9 @@ static int recv_in_place(struct core_comm *comm, uint32_t context, int source, i
         return 0;
     size_t size = (size_t)rec->size;
     if (size) {
-        if (dt_is_contiguous(type, count))
+        if (size <= SHM_RECORD_INLINE_BYTES && dt_is_contiguous(type, count))
+            shm_copy_short((char *)buf + type->true_lb, shm_record_payload(rec), size);
+        else if (dt_is_contiguous(type, count))
             shm_copy((char *)buf + type->true_lb, shm_record_payload(rec), size);
         else
             dt_unpack_range(type, buf, count, 0, shm_record_payload(rec), size);

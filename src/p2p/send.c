@@ -52,9 +52,12 @@ static int write_packed(struct p2p_peer *peer, const void *buf, MPI_Count count,
     return 1;
 }
 
-/* Write the whole message into one record; 0 when the fastbox and ring have no room. */
-static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
-                       struct dt_type *type, int src, int tag, uint32_t context, size_t size)
+/* Write the whole message into one record; 0 when the fastbox and ring have no room. Inlined
+ * into the blocking send's path with the eager decision and the copy (shm_copy_short): 297 ->
+ * 242 instructions per 8-byte MPI_Send (callgrind), 0-5% off the 0-64 B ping-pong. */
+static inline __attribute__((always_inline)) int
+write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count, struct dt_type *type, int src,
+            int tag, uint32_t context, size_t size)
 {
     if (size <= P2P_PACK_MAX_BYTES && peer->received_at_send == peer->messages_received &&
         peer->fastbox && p2p.fastbox_pack &&
@@ -69,7 +72,7 @@ static int write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count,
         if (!dt_is_contiguous(type, count)) {
             dt_pack_range(type, buf, count, 0, payload, size);
         } else if (size <= SHM_RECORD_INLINE_BYTES) {
-            memcpy(payload, (const char *)buf + type->true_lb, size);
+            shm_copy_short(payload, (const char *)buf + type->true_lb, size);
         } else {
             /* The lines after the header's first, then the header line in one burst up to the
              * stamp: a receiver polling the stamp takes the header line away from us while we
@@ -452,8 +455,9 @@ int p2p_isend(struct core_comm *comm, uint32_t context, int dest, int tag, const
     return p2p_send_start(request);
 }
 
-int p2p_send_eager_now(struct core_comm *comm, uint32_t context, int dest, int tag,
-                       const void *buf, MPI_Count count, struct dt_type *type)
+static inline __attribute__((always_inline)) int
+send_eager_now(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
+               MPI_Count count, struct dt_type *type)
 {
     if (dest == MPI_PROC_NULL)
         return 0;
@@ -468,11 +472,16 @@ int p2p_send_eager_now(struct core_comm *comm, uint32_t context, int dest, int t
     return 1;
 }
 
+int p2p_send_eager_now(struct core_comm *comm, uint32_t context, int dest, int tag,
+                       const void *buf, MPI_Count count, struct dt_type *type)
+{
+    return send_eager_now(comm, context, dest, tag, buf, count, type);
+}
+
 int p2p_send(struct core_comm *comm, uint32_t context, int dest, int tag, const void *buf,
              MPI_Count count, struct dt_type *type, enum core_send_mode mode)
 {
-    if (mode != CORE_SEND_SYNCHRONOUS &&
-        p2p_send_eager_now(comm, context, dest, tag, buf, count, type))
+    if (mode != CORE_SEND_SYNCHRONOUS && send_eager_now(comm, context, dest, tag, buf, count, type))
         return MPI_SUCCESS;
     struct core_request *request;
     int rc = p2p_isend(comm, context, dest, tag, buf, count, type, mode, &request);

@@ -1,10 +1,14 @@
 /* test_copy.c - src/shm/copy.c: shm_copy (memcpy in pieces) and shm_copy_streaming copy every
  * byte of lengths around the piece sizes and their multiples, from and to unaligned addresses
  * and at every kind of page distance (the short distances shm_copy copies in small pieces, and
- * the ones next to them), and write nothing outside the destination. */
+ * the ones next to them), and write nothing outside the destination. shm_copy_short copies
+ * every length 0-32 at every alignment, and reads nothing past its source's end (the source
+ * ends where an inaccessible page starts). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "shm/copy.h"
 
@@ -54,8 +58,52 @@ static void check_within(const char *name, size_t len, size_t src_off, size_t ds
     }
 }
 
+static void copy_short(void *dst, const void *src, size_t len)
+{
+    if (len <= 32)
+        shm_copy_short(dst, src, len);
+}
+
+/* Sources that end right at an inaccessible page: an over-read would fault. */
+static void check_short_at_page_end(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED || mprotect(map + page, page, PROT_NONE) != 0) {
+        fprintf(stderr, "FAIL: no guard page\n");
+        failures++;
+        return;
+    }
+    for (size_t len = 0; len <= 32; len++) {
+        unsigned char *src = map + page - len, dst[48];
+        for (size_t i = 0; i < len; i++)
+            src[i] = (unsigned char)(len * 7 + i);
+        memset(dst, 0xEE, sizeof dst);
+        shm_copy_short(dst + 8, src, len);
+        for (size_t i = 0; i < sizeof dst; i++) {
+            int inside = i >= 8 && i < 8 + len;
+            if (dst[i] != (inside ? (unsigned char)(len * 7 + i - 8) : 0xEE)) {
+                fprintf(stderr, "FAIL shm_copy_short at page end: %zu bytes, byte %zu\n", len,
+                        i);
+                failures++;
+                break;
+            }
+        }
+    }
+    munmap(map, 2 * page);
+}
+
 int main(void)
 {
+    unsigned char small_src[64], small_dst[64];
+    for (size_t len = 0; len <= 32; len++)
+        for (size_t s = 0; s < 8; s++)
+            for (size_t d = 0; d < 8; d++)
+                check(copy_short, "shm_copy_short", len, s, d, small_src, small_dst,
+                      sizeof small_dst);
+    check_short_at_page_end();
+
     const size_t piece = SHM_COPY_PIECE;
     const size_t lengths[] = {0, 1, 63, 64, 4095, piece - 1, piece, piece + 1, 2 * piece,
                               3 * piece + 17};
