@@ -116,15 +116,8 @@ void core_comm_finalize_predefined(void)
     }
 }
 
-void core_comm_retain(struct core_comm *comm)
+void core_comm_destroy(struct core_comm *comm)
 {
-    comm->refcount++;
-}
-
-void core_comm_release(struct core_comm *comm)
-{
-    if (--comm->refcount > 0 || comm->predefined)
-        return;
     core_comm_destroy_hook(comm);
     core_errhandler_release(comm->errhandler);
     free(comm->world_ranks);

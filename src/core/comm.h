@@ -74,8 +74,21 @@ static inline int core_comm_peer_count(const struct core_comm *comm)
 int core_comm_init_predefined(void);
 void core_comm_finalize_predefined(void);
 
-void core_comm_retain(struct core_comm *comm);
-void core_comm_release(struct core_comm *comm);
+/* References held by pending operations and requests (plain counts: the library runs under
+ * its lock). Inline: every nonblocking request takes and drops one. core_comm_destroy frees
+ * an object whose last reference went (never a predefined one). */
+void core_comm_destroy(struct core_comm *comm);
+static inline void core_comm_retain(struct core_comm *comm)
+{
+    comm->refcount++;
+}
+
+static inline void core_comm_release(struct core_comm *comm)
+{
+    if (--comm->refcount > 0 || comm->predefined)
+        return;
+    core_comm_destroy(comm);
+}
 /* comm_create.c: frees topology, attributes, local_comm, hints, context id (last ref). */
 void core_comm_destroy_hook(struct core_comm *comm);
 

@@ -73,17 +73,7 @@ void core_request_finalize(void)
     }
 }
 
-/* Completions counted in this process; the request layer runs under the library's lock (as
- * the free list above does), so a plain counter. */
-static uint64_t completions;
-
-void core_request_complete(struct core_request *request)
-{
-    request->completion_order = ++completions;
-    request->complete = 1;
-    if (request->freed_by_user)
-        core_request_free(request);
-}
+uint64_t core_request_completions;
 
 int core_request_start_generic(struct core_request *request)
 {
@@ -99,38 +89,6 @@ int core_request_start_generic(struct core_request *request)
 MPI_Request core_request_to_handle(struct core_request *request)
 {
     return request ? (MPI_Request)request : MPI_REQUEST_NULL;
-}
-
-/* Status layout: slot 0-1 hold the byte count (low, high), slot 2 the cancelled flag. */
-void core_status_set_count(MPI_Status *status, MPI_Count bytes)
-{
-    status->mpi_abi_slot[0] = (int)(uint32_t)((uint64_t)bytes & 0xffffffffu);
-    status->mpi_abi_slot[1] = (int)(uint32_t)((uint64_t)bytes >> 32);
-}
-
-MPI_Count core_status_get_count(const MPI_Status *status)
-{
-    return (MPI_Count)((uint64_t)(uint32_t)status->mpi_abi_slot[0] |
-                       ((uint64_t)(uint32_t)status->mpi_abi_slot[1] << 32));
-}
-
-void core_status_set_cancelled(MPI_Status *status, int cancelled)
-{
-    status->mpi_abi_slot[2] = cancelled ? 1 : 0;
-}
-
-int core_status_get_cancelled(const MPI_Status *status)
-{
-    return status->mpi_abi_slot[2] != 0;
-}
-
-void core_status_set_empty(MPI_Status *status)
-{
-    status->MPI_SOURCE = MPI_ANY_SOURCE;
-    status->MPI_TAG = MPI_ANY_TAG;
-    status->MPI_ERROR = MPI_SUCCESS;
-    core_status_set_count(status, 0);
-    core_status_set_cancelled(status, 0);
 }
 
 void core_request_wait_complete(struct core_request *request)

@@ -103,13 +103,39 @@ static inline struct core_request *core_request_from_handle(MPI_Request handle)
     return (struct core_request *)handle;
 }
 
-/* Status helpers: count stored in bytes across two slots, cancelled flag in a third. */
-void core_status_set_count(MPI_Status *status, MPI_Count bytes);
-MPI_Count core_status_get_count(const MPI_Status *status);
-void core_status_set_cancelled(MPI_Status *status, int cancelled);
-int core_status_get_cancelled(const MPI_Status *status);
+/* Status helpers: count stored in bytes across two slots (low, high), cancelled flag in a
+ * third. Inline: every receive and every started request sets them. */
+static inline void core_status_set_count(MPI_Status *status, MPI_Count bytes)
+{
+    status->mpi_abi_slot[0] = (int)(uint32_t)((uint64_t)bytes & 0xffffffffu);
+    status->mpi_abi_slot[1] = (int)(uint32_t)((uint64_t)bytes >> 32);
+}
+
+static inline MPI_Count core_status_get_count(const MPI_Status *status)
+{
+    return (MPI_Count)((uint64_t)(uint32_t)status->mpi_abi_slot[0] |
+                       ((uint64_t)(uint32_t)status->mpi_abi_slot[1] << 32));
+}
+
+static inline void core_status_set_cancelled(MPI_Status *status, int cancelled)
+{
+    status->mpi_abi_slot[2] = cancelled ? 1 : 0;
+}
+
+static inline int core_status_get_cancelled(const MPI_Status *status)
+{
+    return status->mpi_abi_slot[2] != 0;
+}
+
 /* The status of an empty (null or inactive) request. */
-void core_status_set_empty(MPI_Status *status);
+static inline void core_status_set_empty(MPI_Status *status)
+{
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+    core_status_set_count(status, 0);
+    core_status_set_cancelled(status, 0);
+}
 
 /* Wait/test on internal requests: used by collectives and by the API layer. core_request_wait
  * copies the status (if non-NULL) and frees non-persistent requests; returns the request's
@@ -132,8 +158,19 @@ void core_request_wait_complete(struct core_request *request);
 void core_wait_until(int (*ready)(void *), void *arg);
 void core_request_finalize(void);
 
-/* Mark complete; a request the user already freed (MPI_Request_free) is released now. */
-void core_request_complete(struct core_request *request);
+/* Completions counted in this process (the request layer runs under the library's lock, as
+ * the free list does: a plain counter); the stamp orders MPI_Waitany's choice. */
+extern uint64_t core_request_completions;
+
+/* Mark complete; a request the user already freed (MPI_Request_free) is released now. Inline:
+ * every message completes one. */
+static inline void core_request_complete(struct core_request *request)
+{
+    request->completion_order = ++core_request_completions;
+    request->complete = 1;
+    if (request->freed_by_user)
+        core_request_free(request);
+}
 /* Start (or restart) a generic request and register it with the progress engine. */
 int core_request_start_generic(struct core_request *request);
 

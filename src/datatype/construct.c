@@ -285,10 +285,11 @@ int dt_commit(struct dt_type *type)
     return MPI_SUCCESS;
 }
 
-void dt_retain(struct dt_type *type)
+/* Relaxed: a new reference is made from one the caller holds, so the object cannot go meanwhile
+ * and nothing is published through the count. */
+void dt_retain_counted(struct dt_type *type)
 {
-    if (!type->predefined && !type->permanent)
-        __atomic_add_fetch(&type->refcount, 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&type->refcount, 1, __ATOMIC_RELAXED);
 }
 
 static void free_contents(struct dt_contents *c)
@@ -301,10 +302,11 @@ static void free_contents(struct dt_contents *c)
     free(c->types);
 }
 
-void dt_release(struct dt_type *type)
+/* Acquire-release: every use of the type through a reference happens before the destruction
+ * by whichever thread drops the last one. */
+void dt_release_counted(struct dt_type *type)
 {
-    if (type->predefined || type->permanent ||
-        __atomic_sub_fetch(&type->refcount, 1, __ATOMIC_ACQ_REL) > 0)
+    if (__atomic_sub_fetch(&type->refcount, 1, __ATOMIC_ACQ_REL) > 0)
         return;
     dt_destroy_derived(type);
 }

@@ -77,8 +77,22 @@ static inline struct dt_type *dt_from_handle(MPI_Datatype handle)
 MPI_Datatype dt_to_handle(const struct dt_type *type);
 
 /* Reference counting so a type freed by the user stays alive while a request uses it. */
-void dt_retain(struct dt_type *type);
-void dt_release(struct dt_type *type);
+/* References to a derived type held by requests and by types built from it; predefined and
+ * permanent types are not counted. Inline for those (every typed request takes and drops
+ * one); the counted cases are out of line. */
+void dt_retain_counted(struct dt_type *type);
+void dt_release_counted(struct dt_type *type);
+static inline void dt_retain(struct dt_type *type)
+{
+    if (!type->predefined && !type->permanent)
+        dt_retain_counted(type);
+}
+
+static inline void dt_release(struct dt_type *type)
+{
+    if (!type->predefined && !type->permanent)
+        dt_release_counted(type);
+}
 
 /* Bytes of data in count elements. */
 static inline size_t dt_packed_size(const struct dt_type *type, MPI_Count count)
