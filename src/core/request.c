@@ -153,7 +153,8 @@ static int finish(struct core_request *request, MPI_Status *status)
 
 int core_request_wait(struct core_request *request, MPI_Status *status)
 {
-    core_request_wait_complete(request);
+    if (!request->complete) /* (the API's waits have completed it: no call) */
+        core_request_wait_complete(request);
     return finish(request, status);
 }
 

@@ -14,7 +14,7 @@
 #include "p2p/policy.h"
 #include "shm/copy.h"
 
-void p2p_send_complete(struct core_request *request)
+static inline void send_complete(struct core_request *request)
 {
     request->status.MPI_ERROR = MPI_SUCCESS;
     if (request->p2p.cancel || request->p2p.linked) { /* rare: cancel.c decides */
@@ -22,6 +22,11 @@ void p2p_send_complete(struct core_request *request)
         return;
     }
     core_request_complete(request);
+}
+
+void p2p_send_complete(struct core_request *request)
+{
+    send_complete(request);
 }
 
 /* Streams pack only messages that fit a packed record's first slot: the fastbox format takes
@@ -405,13 +410,18 @@ int p2p_send_start(struct core_request *request)
         return MPI_SUCCESS;
     }
     struct p2p_peer *peer = &p2p.peers[world_peer];
-    request->p2p.state = p2p_choose_protocol_for(request, world_peer);
+    size_t size = dt_packed_size(request->type, request->count);
+    /* protocol_for's first case here, without the call (every small Isend) */
+    request->p2p.state = size <= peer->eager_limit && request->mode != CORE_SEND_SYNCHRONOUS
+                             ? P2P_PROTOCOL_EAGER
+                             : p2p_choose_protocol_for(request, world_peer);
     if (request->p2p.state == P2P_PROTOCOL_EAGER) {
-        size_t size = dt_packed_size(request->type, request->count);
         if (size > p2p_record_max_payload(peer))
             return p2p_eager_long_start(world_peer, request);
-        if (!peer->out_head && p2p_try_eager(peer, request)) {
-            p2p_send_complete(request);
+        if (!peer->out_head && write_eager(peer, request->buf, request->count, request->type,
+                                           request->comm->rank, request->tag,
+                                           request->context, size)) {
+            send_complete(request);
             return MPI_SUCCESS;
         }
         /* Eager only because the lagging receiver asked for a raised limit (skew.c): the long
