@@ -47,38 +47,40 @@ static inline int shm_short_page_distance(uintptr_t dst, uintptr_t src)
 }
 void shm_copy_in_pieces(void *dst, const void *src, size_t len);
 
-/* Copy len <= 32 bytes inline (a small message's payload into a cell or out of it): two possibly overlapping moves of the largest power of two not
- * above len, one from each end, so nothing outside [src, src + len) is read (a message may end
- * at a page's end). A call to glibc's memcpy for a variable length this short costs ~20
- * instructions before the first byte moves. */
+/* shm_copy_short's step: width bytes from each end of [s, s + len) (they overlap unless
+ * len == 2 * width), both loaded before either is stored. */
+static inline void shm_copy_ends(unsigned char *d, const unsigned char *s, size_t len,
+                                 size_t width)
+{
+    unsigned char head[16], tail[16];
+    memcpy(head, s, width);
+    memcpy(tail, s + len - width, width);
+    memcpy(d, head, width);
+    memcpy(d + len - width, tail, width);
+}
+
+/* Copy len <= 32 bytes inline (a small message's payload into a cell or out of it): two
+ * possibly overlapping moves of the largest power of two not above len, one from each end, so
+ * nothing outside [src, src + len) is read (a message may end at a page's end). A call to
+ * glibc's memcpy for a variable length this short costs ~20 instructions before the first
+ * byte moves. */
 static inline void shm_copy_short(void *dst, const void *src, size_t len)
 {
     unsigned char *d = dst;
     const unsigned char *s = src;
-    if (len >= 16) {
-        uint64_t a[2], b[2];
-        memcpy(a, s, 16);
-        memcpy(b, s + len - 16, 16);
-        memcpy(d, a, 16);
-        memcpy(d + len - 16, b, 16);
-    } else if (len >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + len - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + len - 8, &b, 8);
-    } else if (len >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + len - 4, 4);
-        memcpy(d, &a, 4);
-        memcpy(d + len - 4, &b, 4);
-    } else if (len) {
+    if (len >= 16)
+        shm_copy_ends(d, s, len, 16);
+    else if (len >= 8)
+        shm_copy_ends(d, s, len, 8);
+    else if (len >= 4)
+        shm_copy_ends(d, s, len, 4);
+    else if (len) {
         d[0] = s[0];
         d[len / 2] = s[len / 2];
         d[len - 1] = s[len - 1];
     }
 }
+
 static inline void shm_copy(void *dst, const void *src, size_t len)
 {
     if (len < 2 * SHM_COPY_SHORT_PIECE || !shm_copy_pieces) /* below: glibc's vector loop */
