@@ -76,10 +76,9 @@ static inline struct dt_type *dt_from_handle(MPI_Datatype handle)
 }
 MPI_Datatype dt_to_handle(const struct dt_type *type);
 
-/* Reference counting so a type freed by the user stays alive while a request uses it. */
-/* References to a derived type held by requests and by types built from it; predefined and
- * permanent types are not counted. Inline for those (every typed request takes and drops
- * one); the counted cases are out of line. */
+/* Reference counting so a type freed by the user stays alive while a request uses it (or a
+ * type built from it). Predefined and permanent types are not counted: inline for those, as
+ * every typed request takes and drops a reference; the counted cases are out of line. */
 void dt_retain_counted(struct dt_type *type);
 void dt_release_counted(struct dt_type *type);
 static inline void dt_retain(struct dt_type *type)

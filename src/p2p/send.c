@@ -58,8 +58,9 @@ static int write_packed(struct p2p_peer *peer, const void *buf, MPI_Count count,
 }
 
 /* Write the whole message into one record; 0 when the fastbox and ring have no room. Inlined
- * into the blocking send's path with the eager decision and the copy (shm_copy_short): 297 ->
- * 242 instructions per 8-byte MPI_Send (callgrind), 0-5% off the 0-64 B ping-pong. */
+ * into the send paths with the eager decision and the copy (shm_copy_short): with the other
+ * inlines of session 21, 297 -> 232 instructions per 8-byte MPI_Send (callgrind) and 8 B
+ * ping-pong 0.89-0.93x at close placement (docs/benchmarks.md "Session 21"). */
 static inline __attribute__((always_inline)) int
 write_eager(struct p2p_peer *peer, const void *buf, MPI_Count count, struct dt_type *type, int src,
             int tag, uint32_t context, size_t size)
