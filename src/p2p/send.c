@@ -352,6 +352,14 @@ static int idle_eager(int world_peer)
     return p2p.eager_when_room || shm_ring_consumed_all(&peer->to_peer);
 }
 
+/* The switch policy's first case, before anything costlier: within the pair's eager limit and
+ * not synchronous. */
+static inline int eager_by_limit(const struct core_request *request, const struct p2p_peer *peer,
+                                 size_t size)
+{
+    return size <= peer->eager_limit && request->mode != CORE_SEND_SYNCHRONOUS;
+}
+
 /* Ask the switch policy how to send this request's message to world_peer; with_idle_eager = 0
  * asks for the protocol the message has when the ring is not idle. */
 static enum p2p_protocol protocol_for(const struct core_request *request, int world_peer,
@@ -361,7 +369,7 @@ static enum p2p_protocol protocol_for(const struct core_request *request, int wo
     size_t size = dt_packed_size(request->type, request->count);
     /* p2p_choose_protocol's first case, before the layout walk cma_usable needs (a message
      * rate of one-byte sends spent 5% of its time choosing) */
-    if (size <= peer->eager_limit && request->mode != CORE_SEND_SYNCHRONOUS)
+    if (eager_by_limit(request, peer, size))
         return P2P_PROTOCOL_EAGER;
     struct p2p_policy_input in = {
         .size = size,
@@ -412,8 +420,8 @@ int p2p_send_start(struct core_request *request)
     }
     struct p2p_peer *peer = &p2p.peers[world_peer];
     size_t size = dt_packed_size(request->type, request->count);
-    /* protocol_for's first case here, without the call (every small Isend) */
-    request->p2p.state = size <= peer->eager_limit && request->mode != CORE_SEND_SYNCHRONOUS
+    /* protocol_for's first case without the call (every small Isend) */
+    request->p2p.state = eager_by_limit(request, peer, size)
                              ? P2P_PROTOCOL_EAGER
                              : p2p_choose_protocol_for(request, world_peer);
     if (request->p2p.state == P2P_PROTOCOL_EAGER) {
