@@ -178,6 +178,14 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
     const char *fn = "MPI_Parrived";
     struct core_request *r;
     int rc;
+    if (request == MPI_REQUEST_NULL) { /* true, as for an inactive request (MPI-4.1 4.2.3) */
+        if ((rc = mpi_check_initialized(fn)))
+            return rc;
+        if (!flag)
+            return core_error_raise(NULL, MPI_ERR_ARG, fn, "NULL flag");
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
     if ((rc = get_active(request, 0, &r, fn)) ||
         (rc = check_partition(r, partition, "partition", fn)))
         return rc;

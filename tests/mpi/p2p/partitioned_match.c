@@ -4,7 +4,8 @@
  * sends were initialized first) and on a duplicated communicator with the same tags; user
  * messages with the same tags on the same communicator during the rounds stay untouched;
  * MPI_Startall / MPI_Waitall / MPI_Test over several rounds; an intercommunicator; a receiver
- * that starts before its sender exists, an unmatched receive freed; MPI_PROC_NULL peers (not
+ * that starts before its sender exists, an unmatched receive freed; MPI_Parrived on null and
+ * inactive requests; MPI_PROC_NULL peers (not
  * under MPICH 4.0.2, which crashes there). */
 #include "../common/mpitest.h"
 
@@ -194,6 +195,21 @@ static void proc_null(void)
     MT_MPI(MPI_Request_free(&r));
 }
 
+/* MPI_Parrived on a null request or an inactive (not yet started) receive: flag = true (MPI-4.1
+ * 4.2.3); found by Open MPI's public partitioned tests (parrived1). */
+static void arrived_null_inactive(void)
+{
+    int flag = 0, buf[4];
+    MT_MPI(MPI_Parrived(MPI_REQUEST_NULL, 0, &flag));
+    MT_CHECK(flag, "MPI_Parrived(MPI_REQUEST_NULL) gives flag = true");
+    MPI_Request r;
+    MT_MPI(MPI_Precv_init(buf, 2, 2, MPI_INT, mt_left(), 11, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    flag = 0;
+    MT_MPI(MPI_Parrived(r, 1, &flag));
+    MT_CHECK(flag, "MPI_Parrived on an inactive receive gives flag = true");
+    MT_MPI(MPI_Request_free(&r));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -205,6 +221,8 @@ int main(int argc, char **argv)
     if (mt_size % 2 == 0)
         intercomm();
     late_sender();
+    if (!mt_library_is("MPICH")) /* MPICH 4.0.2 crashes on the null request */
+        arrived_null_inactive();
     if (!mt_library_is("MPICH")) /* MPICH 4.0.2 crashes in MPI_Psend_init to MPI_PROC_NULL */
         proc_null();
     return mt_finish();
