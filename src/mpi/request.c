@@ -8,11 +8,21 @@
 #include "mpi/api.h"
 #include "mpi/grequest.h"
 #include "p2p/p2p.h"
+#include "p2p/partitioned.h"
 
 /* Active = there is something to wait for. */
 static int is_active(const struct core_request *r)
 {
     return r && (!r->persistent || r->active);
+}
+
+/* A started partitioned operation that has not completed: freeing or cancelling its request is
+ * erroneous (MPI-4.1 4.2), and would leave the peer waiting for partitions that never come
+ * (a cancelled send) or match the peer's next operation with a freed one; refused with
+ * MPI_ERR_REQUEST instead of hanging (Open MPI's public partitioned tests cancel0, free0). */
+static int partitioned_in_flight(const struct core_request *r)
+{
+    return r->persistent && r->active && !r->complete && (p2p_part_is(r, 1) || p2p_part_is(r, 0));
 }
 
 static void set_empty(MPI_Status *status)
@@ -371,6 +381,9 @@ int PMPI_Request_free(MPI_Request *request)
     if (!r)
         return core_error_raise(NULL, MPI_ERR_REQUEST, "MPI_Request_free",
                                 "MPI_REQUEST_NULL cannot be freed");
+    if (partitioned_in_flight(r))
+        return core_error_raise(r->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+                                "the partitioned operation is active (complete it first)");
     *request = MPI_REQUEST_NULL;
     /* An active operation still completes (a freed send is still delivered); its request is
      * released then. */
@@ -410,6 +423,9 @@ int PMPI_Cancel(MPI_Request *request)
                                 "MPI_REQUEST_NULL cannot be cancelled");
     if (!is_active(r))
         return MPI_SUCCESS;
+    if (partitioned_in_flight(r))
+        return core_error_raise(r->comm, MPI_ERR_REQUEST, "MPI_Cancel",
+                                "a partitioned operation cannot be cancelled");
     if (mpi_grequest_is(r) && (rc = mpi_grequest_cancel(r)) != MPI_SUCCESS)
         return core_error_raise(NULL, rc, "MPI_Cancel", "cancel_fn returned %d", rc);
     return p2p_cancel(r);

@@ -1,8 +1,8 @@
 /* partitioned_errors: a partitioned receive smaller than its send completes each round with
  * MPI_ERR_TRUNCATE, keeps the part that fits and stays usable for the next round; argument
  * errors (MPI_Pready on an inactive request, a partition out of range, a partition marked
- * twice, MPI_Parrived on a send request, wildcards in the init calls) give their error
- * classes. nodempi's behaviour: the standard calls these erroneous, and MPICH 4.0.2 crashes on
+ * twice, MPI_Parrived on a send request, wildcards in the init calls, MPI_Cancel and
+ * MPI_Request_free of an active request) give their error classes. nodempi's behaviour: the standard calls these erroneous, and MPICH 4.0.2 crashes on
  * some of them, so other MPIs only run the matched exchange at the end. */
 #include "../common/mpitest.h"
 
@@ -83,6 +83,17 @@ static void exchange(void)
     MT_MPI(MPI_Psend_init(out, 3, 2, MPI_INT, mt_right(), 5, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
     MT_MPI(MPI_Start(&r));
     MT_MPI(MPI_Start(&s));
+    if (mt_library_is("nodempi")) { /* erroneous; refused, and the round goes on unharmed */
+        MT_CHECK_ERRCLASS(MPI_Cancel(&s), MPI_ERR_REQUEST, "MPI_Cancel of an active Psend");
+        MT_CHECK_ERRCLASS(MPI_Cancel(&r), MPI_ERR_REQUEST, "MPI_Cancel of an active Precv");
+        MPI_Request keep = r;
+        MT_CHECK_ERRCLASS(MPI_Request_free(&r), MPI_ERR_REQUEST,
+                          "MPI_Request_free of an active Precv");
+        MT_CHECK(r == keep, "the refused MPI_Request_free leaves the handle");
+        MT_CHECK_ERRCLASS(MPI_Request_free(&s), MPI_ERR_REQUEST,
+                          "MPI_Request_free of an active Psend");
+        MPI_Barrier(MPI_COMM_WORLD); /* no partition is ready before every rank checked */
+    }
     MT_MPI(MPI_Pready_range(0, 2, s));
     MT_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
     MT_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
