@@ -43,6 +43,13 @@ typedef struct MPI_Status {
     int MPI_ERROR;
     int mpi_abi_slot[5];
 } MPI_Status;
+/* TYPE(MPI_Status) of mpi_f08 seen from C (MPI-4.1 section 19.3.5): the same words. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint mpi_abi_slot[5];
+} MPI_F08_status;
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -816,6 +823,10 @@ int MPI_File_toint(MPI_File file);
 MPI_File MPI_File_fromint(int file);
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 int MPI_Abi_get_info(MPI_Info *info);
 int MPI_Abi_get_fortran_info(MPI_Info *info);
@@ -1524,6 +1535,10 @@ int PMPI_File_toint(MPI_File file);
 MPI_File PMPI_File_fromint(int file);
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
 int PMPI_Abi_get_info(MPI_Info *info);
 int PMPI_Abi_get_fortran_info(MPI_Info *info);

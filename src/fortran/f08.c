@@ -154,3 +154,16 @@ void pmpi_status_f2f08_f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_
     f08_set_ierror(ierror, MPI_SUCCESS);
 }
 #pragma weak mpi_status_f2f08_f08_ = pmpi_status_f2f08_f08_
+
+/* The same two conversions for module mpi (MPI_STATUS_F082F/F2F08 with TYPE(MPI_Status)). */
+void pmpi_status_f082f_(const MPI_Fint *f08_status, MPI_Fint *f_status, MPI_Fint *ierror)
+{
+    *ierror = MPI_Status_f082f((const MPI_F08_status *)f08_status, f_status);
+}
+#pragma weak mpi_status_f082f_ = pmpi_status_f082f_
+
+void pmpi_status_f2f08_(const MPI_Fint *f_status, MPI_Fint *f08_status, MPI_Fint *ierror)
+{
+    *ierror = MPI_Status_f2f08(f_status, (MPI_F08_status *)f08_status);
+}
+#pragma weak mpi_status_f2f08_ = pmpi_status_f2f08_

@@ -6,7 +6,26 @@
 module mpi
     implicit none
     include 'mpif.h'
+    ! TYPE(MPI_Status) as in mpi_f08 (the same BIND(C) type), for MPI_STATUS_F082F/F2F08.
+    type, bind(C) :: MPI_Status
+        integer :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+        integer, private :: mpi_abi_slot(MPI_STATUS_SIZE - 3)
+    end type MPI_Status
     interface
+        subroutine MPI_Status_f082f(f08_status, f_status, ierror)
+            import :: MPI_Status, MPI_STATUS_SIZE
+            implicit none
+            type(MPI_Status), intent(in) :: f08_status
+            integer, intent(out) :: f_status(MPI_STATUS_SIZE)
+            integer :: ierror
+        end subroutine MPI_Status_f082f
+        subroutine MPI_Status_f2f08(f_status, f08_status, ierror)
+            import :: MPI_Status, MPI_STATUS_SIZE
+            implicit none
+            integer, intent(in) :: f_status(MPI_STATUS_SIZE)
+            type(MPI_Status), intent(out) :: f08_status
+            integer :: ierror
+        end subroutine MPI_Status_f2f08
         subroutine MPI_Alloc_mem(size, info, baseptr, ierror)
             import :: MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE
             implicit none

@@ -456,3 +456,41 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
+
+/* MPI_F08_status (TYPE(MPI_Status) of mpi_f08) has the same MPI_F_STATUS_SIZE words as
+ * MPI_Status and INTEGER status(MPI_STATUS_SIZE): the four conversions are copies. */
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
+               "MPI_F08_status must be MPI_F_STATUS_SIZE integers");
+
+static int status_copy(const void *from, void *to, const char *fn, const char *from_name,
+                       const char *to_name)
+{
+    if (!from || !to)
+        return core_error_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", from ? to_name : from_name);
+    memcpy(to, from, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
+{
+    return status_copy(c_status, f08_status, "MPI_Status_c2f08", "c_status", "f08_status");
+}
+#pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
+
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
+{
+    return status_copy(f08_status, c_status, "MPI_Status_f082c", "f08_status", "c_status");
+}
+#pragma weak MPI_Status_f082c = PMPI_Status_f082c
+
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+{
+    return status_copy(f_status, f08_status, "MPI_Status_f2f08", "f_status", "f08_status");
+}
+#pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
+
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+{
+    return status_copy(f08_status, f_status, "MPI_Status_f082f", "f08_status", "f_status");
+}
+#pragma weak MPI_Status_f082f = PMPI_Status_f082f

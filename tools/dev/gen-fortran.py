@@ -78,7 +78,7 @@ F_DEFAULT_INTEGER = {("MPI_Address", "address")}
 # No Fortran binding in MPI-4/5 (C-only conversions and the tool interface), or left out here
 # (README.md "Fortran" lists them).
 NO_BINDING_PATTERNS = [r"_c$", r"^MPI_T_", r"_c2f$", r"_f2c$", r"_toint$", r"_fromint$",
-                       r"^MPI_Status_[cf]2f", r"^MPI_Register_datarep",
+                       r"^MPI_Status_[cf]2f", r"^MPI_Status_f08", r"^MPI_Register_datarep",
                        r"^MPI_Comm_spawn"]  # argv arrays of Fortran strings: not written yet
 
 LOGICAL_IN = {"commute", "reorder", "high"}
@@ -379,7 +379,26 @@ MODULE_HEAD = """! mpi.f90 - the module `mpi`: mpif.h's constants, special addre
 module mpi
     implicit none
     include 'mpif.h'
+    ! TYPE(MPI_Status) as in mpi_f08 (the same BIND(C) type), for MPI_STATUS_F082F/F2F08.
+    type, bind(C) :: MPI_Status
+        integer :: MPI_SOURCE, MPI_TAG, MPI_ERROR
+        integer, private :: mpi_abi_slot(MPI_STATUS_SIZE - 3)
+    end type MPI_Status
     interface
+        subroutine MPI_Status_f082f(f08_status, f_status, ierror)
+            import :: MPI_Status, MPI_STATUS_SIZE
+            implicit none
+            type(MPI_Status), intent(in) :: f08_status
+            integer, intent(out) :: f_status(MPI_STATUS_SIZE)
+            integer :: ierror
+        end subroutine MPI_Status_f082f
+        subroutine MPI_Status_f2f08(f_status, f08_status, ierror)
+            import :: MPI_Status, MPI_STATUS_SIZE
+            implicit none
+            integer, intent(in) :: f_status(MPI_STATUS_SIZE)
+            type(MPI_Status), intent(out) :: f08_status
+            integer :: ierror
+        end subroutine MPI_Status_f2f08
 """
 
 # MPI_SIZEOF: one specific per type and kind (src/fortran/sizeof.c answers each).

@@ -43,6 +43,13 @@ typedef struct MPI_Status {
     int MPI_ERROR;
     int mpi_abi_slot[5];
 } MPI_Status;
+/* TYPE(MPI_Status) of mpi_f08 seen from C (MPI-4.1 section 19.3.5): the same words. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint mpi_abi_slot[5];
+} MPI_F08_status;
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);

@@ -2,6 +2,7 @@
 ! wildcard receives read through status(MPI_SOURCE) / status(MPI_TAG) and MPI_GET_COUNT,
 ! nonblocking requests completed by MPI_WAITALL (statuses) and MPI_WAITANY (1-based index),
 ! persistent requests with MPI_STARTALL, MPI_PROBE, MPI_SENDRECV with MPI_STATUS_IGNORE,
+! a status through TYPE(MPI_Status) (MPI_STATUS_F2F08 / MPI_STATUS_F082F),
 ! MPI_TESTALL / MPI_TESTSOME and MPI_PROC_NULL.
 program p2p
     use mpi
@@ -9,6 +10,8 @@ program p2p
     integer :: ierr, rank, nprocs, left, right, i, count, errs, index, outcount
     integer :: token, seen
     integer :: status(MPI_STATUS_SIZE), statuses(MPI_STATUS_SIZE, 4), requests(4)
+    integer :: status2(MPI_STATUS_SIZE)
+    type(MPI_Status) :: status08
     integer :: indices(4)
     double precision :: x(10), y(10)
     ! asynchronous: persistent and nonblocking operations use them behind the compiler's back
@@ -44,6 +47,13 @@ program p2p
     call MPI_Get_count(status, MPI_DOUBLE_PRECISION, count, ierr)
     if (count /= 10 .or. status(MPI_SOURCE) /= left) call fail('sendrecv count/source')
     if (any(abs(y - [(dble(left) + i / 10d0, i = 1, 10)]) > 1d-12)) call fail('sendrecv data')
+    ! The same status through module mpi's TYPE(MPI_Status) (MPI_STATUS_F2F08 / F082F) and back.
+    call MPI_Status_f2f08(status, status08, ierr)
+    if (ierr /= MPI_SUCCESS .or. status08%MPI_SOURCE /= left .or. status08%MPI_TAG /= 3) &
+        call fail('MPI_Status_f2f08')
+    call MPI_Status_f082f(status08, status2, ierr)
+    call MPI_Get_count(status2, MPI_DOUBLE_PRECISION, count, ierr)
+    if (count /= 10 .or. any(status2 /= status)) call fail('MPI_Status_f082f')
 
     ! Nonblocking: two receives (any source) and two sends, MPI_WAITALL with statuses.
     ibuf = [rank, rank * 2, rank * 3, rank * 4]

@@ -2,6 +2,7 @@
  * every handle type (communicators, datatypes, groups, requests, infos, ops, error handlers,
  * windows, messages), stable and distinct numbers for distinct live handles, a converted-back
  * communicator that works, MPI_Status_c2f / MPI_Status_f2c; with the MPI-5.0 ABI header also
+ * the mpi_f08 status conversions (MPI_Status_c2f08, f082c, f2f08, f082f),
  * the ABI values of predefined handles, MPI_*_toint / MPI_*_fromint, null results for invalid
  * numbers, and MPI_Abi_get_version / MPI_Abi_get_info / MPI_Abi_{get,set}_fortran_info. */
 #include "../common/mpitest.h"
@@ -176,6 +177,17 @@ static void requests_windows_messages(void)
         MT_CHECK_INT(i, fst[MPI_F_TAG], "Fortran status MPI_TAG");
         MT_MPI(MPI_Status_f2c(fst, &back));
         MT_CHECK_STATUS(&back, left, i, MPI_INT, 1, "status back from Fortran");
+#ifdef MPI_ABI_VERSION /* Open MPI 4.1 has no MPI_F08_status, MPICH 4.0 no MPI_Status_f082f */
+        MPI_F08_status f08, f08b;
+        MPI_Fint fst2[MPI_F_STATUS_SIZE];
+        MT_MPI(MPI_Status_c2f08(&st, &f08));
+        MT_CHECK_INT(left, f08.MPI_SOURCE, "mpi_f08 status MPI_SOURCE");
+        MT_CHECK_INT(i, f08.MPI_TAG, "mpi_f08 status MPI_TAG");
+        MT_MPI(MPI_Status_f082f(&f08, fst2));
+        MT_MPI(MPI_Status_f2f08(fst2, &f08b));
+        MT_MPI(MPI_Status_f082c(&f08b, &back));
+        MT_CHECK_STATUS(&back, left, i, MPI_INT, 1, "status back from mpi_f08 and Fortran");
+#endif
     }
     int value = 0;
     MPI_Win win[2];
