@@ -38,6 +38,17 @@ static void epoch(int round, MPI_Info info, int *size_seen)
     MT_CHECK_INT(gsize, mt_size, "communicator size = pset group size");
     MT_CHECK_INT(grank, mt_rank, "communicator rank = pset group rank");
     *size_seen = mt_size;
+    /* of the predefined attributes a session's communicator carries MPI_TAG_UB alone (nodempi,
+     * as Open MPI 5; MPICH answers them all) */
+    int *attr, flag = 0;
+    MT_MPI(MPI_Comm_get_attr(comm, MPI_TAG_UB, &attr, &flag));
+    MT_CHECK(flag && *attr >= 32767, "MPI_TAG_UB on a session's communicator");
+    if (mt_library_is("nodempi")) {
+        MT_MPI(MPI_Comm_get_attr(comm, MPI_HOST, &attr, &flag));
+        MT_CHECK(!flag, "no MPI_HOST on a session's communicator");
+        MT_MPI(MPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &attr, &flag));
+        MT_CHECK(!flag, "no MPI_WTIME_IS_GLOBAL on a session's communicator");
+    }
 
     long mine = 100 * round + mt_rank + 1, sum = 0;
     MT_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, comm));
