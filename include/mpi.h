@@ -469,6 +469,17 @@ enum {
     MPI_COMBINER_STRUCT_INTEGER = 1110,
 };
 
+/* nodempi extension, not part of the MPI-5.0 ABI (which leaves them out: they tie the C
+ * interface to a Fortran compiler's MPI_Fint): the addresses of Fortran's MPI_STATUS_IGNORE
+ * and MPI_STATUSES_IGNORE as C sees them (MPI-4.1 section 19.3.5), so a C routine called from
+ * Fortran can tell an ignored status from a real one before MPI_Status_f2c / f082c. Global
+ * variables, not constant expressions; NULL in a library built without Fortran. mpi_f08 and
+ * module mpi share one sentinel, so each F08 name has the same address as its F twin. */
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
+
 /* Runtime */
 int MPI_Init(int *argc, char ***argv);
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);

@@ -437,39 +437,58 @@ _Static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fin
                    offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint),
                "status fields must sit where Fortran expects them");
 
+/* Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE as C sees them (mpi.h's extension
+ * section): the common blocks of src/fortran/sentinels.c, which module mpi, mpi_f08 and
+ * mpif.h all name. Weak references: a library built without Fortran has no such blocks, the
+ * addresses are then NULL, and no Fortran status exists to compare with. */
+extern MPI_Fint mpi_fortran_status_ignore_[] __attribute__((weak));
+extern MPI_Fint mpi_fortran_statuses_ignore_[] __attribute__((weak));
+MPI_Fint *MPI_F_STATUS_IGNORE = mpi_fortran_status_ignore_;
+MPI_Fint *MPI_F_STATUSES_IGNORE = mpi_fortran_statuses_ignore_;
+MPI_F08_status *MPI_F08_STATUS_IGNORE = (MPI_F08_status *)mpi_fortran_status_ignore_;
+MPI_F08_status *MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)mpi_fortran_statuses_ignore_;
+
+/* MPI_F08_status (TYPE(MPI_Status) of mpi_f08) has the same MPI_F_STATUS_SIZE words as
+ * MPI_Status and INTEGER status(MPI_STATUS_SIZE): the six conversions are copies. */
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
+               "MPI_F08_status must be MPI_F_STATUS_SIZE integers");
+
+/* Is p one of the ignore values, which make a conversion erroneous (MPI-4.1 19.3.5)? Its
+ * name for the error message, or NULL. */
+static const char *status_ignore_name(const void *p)
+{
+    if (!p)
+        return "NULL (MPI_STATUS_IGNORE of C?)";
+    if (p == (const void *)mpi_fortran_status_ignore_)
+        return "MPI_STATUS_IGNORE of Fortran (MPI_F_STATUS_IGNORE)";
+    if (p == (const void *)mpi_fortran_statuses_ignore_)
+        return "MPI_STATUSES_IGNORE of Fortran (MPI_F_STATUSES_IGNORE)";
+    return NULL;
+}
+
+static int status_copy(const void *from, void *to, const char *fn, const char *from_name,
+                       const char *to_name)
+{
+    const char *bad_from = status_ignore_name(from);
+    const char *bad_to = status_ignore_name(to);
+    if (bad_from || bad_to)
+        return core_error_raise(NULL, MPI_ERR_ARG, fn, "%s is %s: there is no status to convert",
+                                bad_from ? from_name : to_name, bad_from ? bad_from : bad_to);
+    memcpy(to, from, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}
+
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-    if (!c_status || !f_status)
-        return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Status_c2f", "%s is NULL",
-                                c_status ? "f_status" : "c_status (MPI_STATUS_IGNORE?)");
-    memcpy(f_status, c_status, sizeof(*c_status));
-    return MPI_SUCCESS;
+    return status_copy(c_status, f_status, "MPI_Status_c2f", "c_status", "f_status");
 }
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-    if (!f_status || !c_status)
-        return core_error_raise(NULL, MPI_ERR_ARG, "MPI_Status_f2c", "%s is NULL",
-                                f_status ? "c_status" : "f_status");
-    memcpy(c_status, f_status, sizeof(*c_status));
-    return MPI_SUCCESS;
+    return status_copy(f_status, c_status, "MPI_Status_f2c", "f_status", "c_status");
 }
 #pragma weak MPI_Status_f2c = PMPI_Status_f2c
-
-/* MPI_F08_status (TYPE(MPI_Status) of mpi_f08) has the same MPI_F_STATUS_SIZE words as
- * MPI_Status and INTEGER status(MPI_STATUS_SIZE): the four conversions are copies. */
-_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),
-               "MPI_F08_status must be MPI_F_STATUS_SIZE integers");
-
-static int status_copy(const void *from, void *to, const char *fn, const char *from_name,
-                       const char *to_name)
-{
-    if (!from || !to)
-        return core_error_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL", from ? to_name : from_name);
-    memcpy(to, from, sizeof(MPI_Status));
-    return MPI_SUCCESS;
-}
 
 int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
 {

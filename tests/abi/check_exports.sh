@@ -34,12 +34,20 @@ if [ -n "$missing" ]; then
     echo "$missing" | sed 's/^/  /'
     status=1
 fi
-strong=$(awk '$1 != "W" && $2 ~ /^MPI_/ {print $2}' "$tmp/exported")
+# (functions only: the data symbols MPI_F_STATUS_IGNORE & co. are variables, not interposed)
+strong=$(awk '$1 == "T" && $2 ~ /^MPI_/ {print $2}' "$tmp/exported")
 if [ -n "$strong" ]; then
     echo "MPI_ symbols that are not weak (PMPI interposition would break):"
     echo "$strong" | sed 's/^/  /'
     status=1
 fi
+# mpi.h's variables (the extension section): exported data.
+for v in MPI_F_STATUS_IGNORE MPI_F_STATUSES_IGNORE MPI_F08_STATUS_IGNORE MPI_F08_STATUSES_IGNORE; do
+    if ! grep -q "^D $v\$" "$tmp/exported"; then
+        echo "mpi.h's variable $v is not exported as data by $(basename "$lib")"
+        status=1
+    fi
+done
 # Besides MPI: the C library's allocation functions, which the shared heap replaces
 # (src/shm/heap_malloc.c; absent from sanitizer builds).
 malloc_family='^(malloc|free|calloc|realloc|reallocarray|malloc_usable_size|posix_memalign|aligned_alloc|memalign)$'

@@ -6,7 +6,8 @@ committed mpi.h is what this script produces. Constants come straight from the s
 table (shared/reference/mpi-abi-constants.tsv, copied to include/mpi-abi-constants.tsv),
 so their values are the standard's, never ours. The MPI-1 names MPI-3.0 removed, which nodempi
 keeps for old programs, come from include/mpi-legacy.tsv in a section of their own: values
-outside the ABI's ranges, so the standard part of the header is unchanged."""
+outside the ABI's ranges, so the standard part of the header is unchanged; so do the four
+variables MPI_F_STATUS_IGNORE & co. (STATUS_IGNORE_HEAD), which the ABI leaves out."""
 import re
 import sys
 from pathlib import Path
@@ -105,6 +106,20 @@ LEGACY_HEAD = r'''
 '''
 
 
+STATUS_IGNORE_HEAD = r'''
+/* nodempi extension, not part of the MPI-5.0 ABI (which leaves them out: they tie the C
+ * interface to a Fortran compiler's MPI_Fint): the addresses of Fortran's MPI_STATUS_IGNORE
+ * and MPI_STATUSES_IGNORE as C sees them (MPI-4.1 section 19.3.5), so a C routine called from
+ * Fortran can tell an ignored status from a real one before MPI_Status_f2c / f082c. Global
+ * variables, not constant expressions; NULL in a library built without Fortran. mpi_f08 and
+ * module mpi share one sentinel, so each F08 name has the same address as its F twin. */
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
+'''
+
+
 def read_table(path):
     """(typedefs, defines, enums) of a constants table, each a list of (name, value)."""
     typedefs, defines, enums = [], [], []
@@ -151,6 +166,7 @@ def main():
     for name, value in old_enums:
         out.append(f"    {name} = {value},\n")
     out.append("};\n")
+    out.append(STATUS_IGNORE_HEAD)
     section = None
     decls = []
     for line in protos.read_text().splitlines():

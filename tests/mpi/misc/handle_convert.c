@@ -143,6 +143,39 @@ static void user_handles(void)
     MPI_Group_free(&world_group);
 }
 
+#ifdef MPI_ABI_VERSION
+/* nodempi (mpi.h's extension section): Fortran's MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE
+ * seen from C. mpi_f08 and module mpi share the sentinels, and converting one of them is
+ * erroneous (MPI-4.1 19.3.5): nodempi says so with MPI_ERR_ARG instead of reading it. */
+static void check_fortran_status_ignore(const MPI_Status *st)
+{
+    MT_CHECK((void *)MPI_F08_STATUS_IGNORE == (void *)MPI_F_STATUS_IGNORE,
+             "MPI_F08_STATUS_IGNORE is not MPI_F_STATUS_IGNORE's sentinel");
+    MT_CHECK((void *)MPI_F08_STATUSES_IGNORE == (void *)MPI_F_STATUSES_IGNORE,
+             "MPI_F08_STATUSES_IGNORE is not MPI_F_STATUSES_IGNORE's sentinel");
+    MT_CHECK(MPI_F_STATUS_IGNORE != MPI_F_STATUSES_IGNORE, "the two sentinels are one");
+    MPI_Errhandler old;
+    MPI_Comm_get_errhandler(MPI_COMM_SELF, &old);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Status c;
+    MPI_F08_status f08;
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    MT_CHECK_ERRCLASS(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &c), MPI_ERR_ARG,
+                      "MPI_Status_f2c(MPI_F_STATUS_IGNORE)");
+    MT_CHECK_ERRCLASS(MPI_Status_c2f(st, MPI_F_STATUSES_IGNORE), MPI_ERR_ARG,
+                      "MPI_Status_c2f into MPI_F_STATUSES_IGNORE");
+    MT_CHECK_ERRCLASS(MPI_Status_f082c(MPI_F08_STATUS_IGNORE, &c), MPI_ERR_ARG,
+                      "MPI_Status_f082c(MPI_F08_STATUS_IGNORE)");
+    MT_CHECK_ERRCLASS(MPI_Status_f082f(MPI_F08_STATUSES_IGNORE, f), MPI_ERR_ARG,
+                      "MPI_Status_f082f(MPI_F08_STATUSES_IGNORE)");
+    MT_CHECK_ERRCLASS(MPI_Status_c2f08(st, MPI_F08_STATUS_IGNORE), MPI_ERR_ARG,
+                      "MPI_Status_c2f08 into MPI_F08_STATUS_IGNORE");
+    MT_MPI(MPI_Status_c2f08(st, &f08)); /* a real one still converts */
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, old);
+    MPI_Errhandler_free(&old);
+}
+#endif
+
 static void requests_windows_messages(void)
 {
     int right = mt_right(), left = mt_left();
@@ -187,6 +220,8 @@ static void requests_windows_messages(void)
         MT_MPI(MPI_Status_f2f08(fst2, &f08b));
         MT_MPI(MPI_Status_f082c(&f08b, &back));
         MT_CHECK_STATUS(&back, left, i, MPI_INT, 1, "status back from mpi_f08 and Fortran");
+        if (i == 0 && MPI_F_STATUS_IGNORE) /* NULL in a library built without Fortran */
+            check_fortran_status_ignore(&st);
 #endif
     }
     int value = 0;
