@@ -73,6 +73,44 @@ static void child_put_settings(const struct spawn_request *req, int app)
     }
 }
 
+/* The ranks look for the MPI-5.0 standard ABI's library, libmpi_abi.so.0, in this launcher's
+ * library directory first: a program built against another MPI's ABI library (its NEEDED entry
+ * names libmpi_abi.so.0, the file name every ABI MPI installs) then runs on the library that goes
+ * with this launcher, as the ABI intends. Programs of other MPIs' own ABIs name other files
+ * (libmpi.so.12, libmpi.so.40), which that directory does not hold, so they are unaffected.
+ * The directory: <mpiexec's directory>/../<libdir>, lib/ in the build tree, the installation's
+ * CMAKE_INSTALL_LIBDIR once installed; nothing changes if neither holds the library. */
+static void child_prefer_own_library(const char *self)
+{
+    const char *slash = strrchr(self, '/');
+    if (!slash)
+        return;
+    static const char *const libdirs[] = {NODEMPI_INSTALL_LIBDIR, "lib"};
+    for (size_t i = 0; i < sizeof(libdirs) / sizeof(libdirs[0]); i++) {
+        char dir[4200];
+        char lib[4300];
+        int n = snprintf(dir, sizeof(dir), "%.*s/../%s", (int)(slash - self), self, libdirs[i]);
+        if (n < 0 || (size_t)n >= sizeof(dir))
+            return;
+        snprintf(lib, sizeof(lib), "%s/libmpi_abi.so.0", dir);
+        if (access(lib, F_OK) != 0)
+            continue;
+        const char *old = getenv("LD_LIBRARY_PATH");
+        if (!old || !*old) {
+            setenv("LD_LIBRARY_PATH", dir, 1);
+            return;
+        }
+        size_t len = strlen(dir) + 1 + strlen(old) + 1;
+        char *path = malloc(len);
+        if (!path)
+            return;
+        snprintf(path, len, "%s:%s", dir, old);
+        setenv("LD_LIBRARY_PATH", path, 1); /* copies it */
+        free(path);
+        return;
+    }
+}
+
 /* -genvnone/-envnone empty the environment first; then -genv/-x, then -env (a program's own
  * setting wins over the job's, as in MPICH), then the NODEMPI_* contract with the runtime,
  * which no option can override by accident. */
@@ -110,6 +148,7 @@ static void child_set_environment(const struct spawn_request *req, int core, pid
     if (len > 0) {
         self[len] = '\0';
         setenv("NODEMPI_MPIEXEC", self, 1);
+        child_prefer_own_library(self);
     }
 }
 
