@@ -1,7 +1,8 @@
 /* nodempi-info - prints nodempi's version, configuration (every NODEMPI_* tunable with its
  * current value and default) and what this machine offers (cores, caches, distance classes,
  * single copy and its threshold per class); --mpit lists what tools see through the MPI_T
- * interface: the categories with their control and performance variables.
+ * interface: the categories with their control and performance variables and event types,
+ * and the event sources.
  * Usage: nodempi-info [--config | --mpit] */
 #include <stdio.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static int print_mpit(void)
         return 1;
     MPI_T_category_get_num(&ncat);
     for (int c = 0; c < ncat; c++) {
-        char name[128], desc[1024];
+        char name[128], desc[2048];
         int name_len = sizeof(name), desc_len = sizeof(desc), ncvar, npvar, nsub;
         MPI_T_category_get_info(c, name, &name_len, desc, &desc_len, &ncvar, &npvar, &nsub);
         printf("%s: %s\n", name, desc);
@@ -52,6 +53,30 @@ static int print_mpit(void)
             printf("    pvar %-34s %s%s\n        %s\n", name, class_names[var_class],
                    bind == MPI_T_BIND_MPI_COMM ? ", per communicator" : "", desc);
         }
+        int nevent = 0;
+        MPI_T_category_get_num_events(c, &nevent);
+        MPI_T_category_get_events(c, 64, indices);
+        for (int i = 0; i < nevent && i < 64; i++) {
+            int bind, nelements = 0;
+            name_len = sizeof(name);
+            desc_len = sizeof(desc);
+            MPI_T_event_get_info(indices[i], name, &name_len, NULL, NULL, NULL, &nelements,
+                                 NULL, NULL, desc, &desc_len, &bind);
+            printf("    event %-33s %d elements%s\n        %s\n", name, nelements,
+                   bind == MPI_T_BIND_MPI_COMM ? ", per communicator" : "", desc);
+        }
+    }
+    int nsource = 0;
+    MPI_T_source_get_num(&nsource);
+    for (int s = 0; s < nsource; s++) {
+        char name[128], desc[1024];
+        int name_len = sizeof(name), desc_len = sizeof(desc);
+        MPI_Count ticks, max_ticks;
+        MPI_T_source_order order;
+        MPI_T_source_get_info(s, name, &name_len, desc, &desc_len, &order, &ticks, &max_ticks,
+                              NULL);
+        printf("event source %s: %lld ticks/s, %s\n    %s\n", name, (long long)ticks,
+               order == MPI_T_SOURCE_ORDERED ? "ordered" : "unordered", desc);
     }
     MPI_T_finalize();
     return 0;

@@ -54,6 +54,9 @@ coll_build_fn coll_scan_recursive_doubling, coll_scan_linear, coll_exscan_recurs
     coll_exscan_linear;
 /* inter.c: intercommunicator forms (one algorithm each) */
 coll_build_fn coll_inter_build;
+/* MPI_T event nodempi_coll_path: a took path (enum core_event_coll_path_kind), with algorithm
+ * (index in its table) or -1 (select.c). Call only if core_event_wanted(CORE_EVENT_COLL_PATH). */
+void coll_raise_path(const struct coll_args *a, int path, int algorithm);
 /* neighbor.c */
 coll_build_fn coll_neighbor_build;
 

@@ -8,6 +8,7 @@
 #include "coll/copy_choice.h"
 #include "core/progress.h"
 #include "core/request.h"
+#include "core/tool_event.h"
 
 static int build(struct coll_sched *s, const struct coll_args *a)
 {
@@ -91,6 +92,15 @@ static int moves_no_data(const struct coll_args *a)
     }
 }
 
+/* Run a path that builds no schedule, after the MPI_T event nodempi_coll_path if a tool
+ * listens (one relaxed load otherwise); a schedule's event is coll_build's (select.c). */
+#define TAKE(path, run)                                                                        \
+    do {                                                                                       \
+        if (core_event_wanted(CORE_EVENT_COLL_PATH))                                           \
+            coll_raise_path(a, (path), -1);                                                    \
+        return (run);                                                                          \
+    } while (0)
+
 static int run_blocking(const struct coll_args *a)
 {
     operations++;
@@ -98,22 +108,22 @@ static int run_blocking(const struct coll_args *a)
         /* the tag the call would have drawn: a v form's empty rank returns here while its
          * peers run a schedule, and the next collective's tags must agree on every rank */
         coll_next_tag(a->comm, coll_tag_space(a->kind, COLL_FORM_BLOCKING));
-        return MPI_SUCCESS;
+        TAKE(CORE_COLL_PATH_NO_DATA, MPI_SUCCESS);
     }
     if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
-        return coll_pair_run(a);
+        TAKE(CORE_COLL_PATH_PAIR, coll_pair_run(a));
     if (coll_shm_barrier_applies(a)) /* oversubscribed: a shared counter (shm_barrier.c) */
-        return coll_shm_barrier_run(a);
+        TAKE(CORE_COLL_PATH_SHM_BARRIER, coll_shm_barrier_run(a));
     if (coll_shm_allreduce_applies(a)) /* oversubscribed, small: the same, with data */
-        return coll_shm_allreduce_run(a);
+        TAKE(CORE_COLL_PATH_SHM_ALLREDUCE, coll_shm_allreduce_run(a));
     if (coll_shm_allgather_applies(a))
-        return coll_shm_allgather_run(a);
+        TAKE(CORE_COLL_PATH_SHM_ALLGATHER, coll_shm_allgather_run(a));
     if (coll_shm_alltoall_applies(a))
-        return coll_shm_alltoall_run(a);
+        TAKE(CORE_COLL_PATH_SHM_ALLTOALL, coll_shm_alltoall_run(a));
     if (coll_shm_reduce_scatter_applies(a))
-        return coll_shm_reduce_scatter_run(a);
+        TAKE(CORE_COLL_PATH_SHM_REDUCE_SCATTER, coll_shm_reduce_scatter_run(a));
     if (coll_linear_direct_applies(a)) /* linear, small: no schedule (linear_direct.c) */
-        return coll_linear_direct_run(a);
+        TAKE(CORE_COLL_PATH_LINEAR_DIRECT, coll_linear_direct_run(a));
     return coll_run_schedule(a);
 }
 

@@ -18,6 +18,7 @@
 #include "coll/select.h"
 #include "core/config.h"
 #include "core/state.h"
+#include "core/tool_event.h"
 
 struct coll_algorithm {
     const char *name;
@@ -512,23 +513,47 @@ static int allgatherv_is_allgather(const struct coll_args *a)
     return 1;
 }
 
+/* The MPI_T event nodempi_coll_path (core/tool_event.h), for a tool that listens. */
+void coll_raise_path(const struct coll_args *a, int path, int algorithm)
+{
+    int intra = a->kind < COLL_NEIGHBOR_ALLGATHER && !a->comm->is_inter;
+    struct core_event_coll_path e = {
+        .collective = (int)a->kind,
+        .path = path,
+        .algorithm = algorithm,
+        .comm_size = a->comm->size,
+        .context = a->comm->context,
+        .bytes = path != CORE_COLL_PATH_NO_DATA && intra ? (MPI_Count)tables[a->kind].bytes(a)
+                                                         : 0,
+    };
+    core_event_raise(CORE_EVENT_COLL_PATH, a->comm->context, &e);
+}
+
+static int build_with(const struct coll_table *t, struct coll_sched *s, const struct coll_args *a)
+{
+    const struct coll_algorithm *alg = choose(t, a);
+    if (!alg)
+        return MPI_ERR_INTERN;
+    if (core_event_wanted(CORE_EVENT_COLL_PATH)) /* one relaxed load when nobody listens */
+        coll_raise_path(a, CORE_COLL_PATH_SCHEDULE, (int)(alg - t->algorithms));
+    return alg->build(s, a);
+}
+
 int coll_build(struct coll_sched *s, const struct coll_args *a)
 {
-    if (a->kind >= COLL_NEIGHBOR_ALLGATHER)
-        return coll_neighbor_build(s, a);
-    if (a->comm->is_inter)
-        return coll_inter_build(s, a);
+    if (a->kind >= COLL_NEIGHBOR_ALLGATHER || a->comm->is_inter) {
+        if (core_event_wanted(CORE_EVENT_COLL_PATH))
+            coll_raise_path(a, a->comm->is_inter ? CORE_COLL_PATH_INTER : CORE_COLL_PATH_NEIGHBOR,
+                            -1);
+        return a->comm->is_inter ? coll_inter_build(s, a) : coll_neighbor_build(s, a);
+    }
     if (allgatherv_is_allgather(a)) {
         struct coll_args as_allgather = *a;
         as_allgather.kind = COLL_ALLGATHER;
         as_allgather.recvcount = a->recvcounts[0];
-        const struct coll_algorithm *alg = choose(&tables[COLL_ALLGATHER], &as_allgather);
-        return alg ? alg->build(s, &as_allgather) : MPI_ERR_INTERN;
+        return build_with(&tables[COLL_ALLGATHER], s, &as_allgather);
     }
-    const struct coll_algorithm *alg = choose(&tables[a->kind], a);
-    if (!alg)
-        return MPI_ERR_INTERN;
-    return alg->build(s, a);
+    return build_with(&tables[a->kind], s, a);
 }
 
 /* The builder the table picks for a (not an intercommunicator's, not a neighbourhood

@@ -20,6 +20,9 @@ struct nodempi_state {
     int runtime_users;           /* the world model until MPI_Finalize, plus each open session */
     int thread_level;            /* what MPI_Query_thread reports (the world model's level) */
     int thread_multiple;         /* MPI_THREAD_MULTIPLE granted: the big lock is on (thread.h) */
+    int api_track;               /* entry points take the big lock and count their nesting:
+                                  * thread_multiple, or an MPI_T event registration was made
+                                  * (events are delivered at a thread's outermost call's end) */
     int world_rank;
     int world_size;
     int oversubscribed;          /* more ranks than cores: waiters must sleep, not spin (ranks

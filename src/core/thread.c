@@ -133,7 +133,16 @@ void core_thread_leave(void)
     core_thread_note_progress(); /* parked waiters look again: this call may have completed
                                     their requests, or left the polling to them */
     lock_drop();
+    /* relaxed: a hint; the deliverer looks at the queue under the lock. A thread that records
+     * an event later and leaves sees the flag itself (mpi/mpit_event.c). */
+    if (__builtin_expect(atomic_load_explicit(&core_thread_leave_pending, memory_order_relaxed),
+                         0) &&
+        core_thread_leave_work)
+        core_thread_leave_work();
 }
+
+_Atomic int core_thread_leave_pending;
+void (*core_thread_leave_work)(void);
 
 void core_thread_note_progress(void)
 {
@@ -181,6 +190,12 @@ void core_thread_park(void)
 void core_thread_enable(void)
 {
     nodempi.thread_multiple = 1;
+    nodempi.api_track = 1;
+}
+
+void core_thread_track_calls(void)
+{
+    nodempi.api_track = 1;
 }
 
 int core_thread_contended(void)

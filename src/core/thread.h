@@ -2,9 +2,12 @@
  * released by threads that wait so that other threads can progress (and complete what they
  * wait for). Off unless a thread level of MPI_THREAD_MULTIPLE was granted: then
  * nodempi.thread_multiple is 1 and stays 1 for the life of the process, and each API entry point
- * costs one predictable branch on it (mpi_enter / mpi_leave in src/mpi/api.h). */
+ * costs one predictable branch on nodempi.api_track (mpi_enter / mpi_leave in src/mpi/api.h),
+ * which is 1 then, or after an MPI_T event registration (core_thread_track_calls). */
 #ifndef NODEMPI_CORE_THREAD_H
 #define NODEMPI_CORE_THREAD_H
+
+#include <stdatomic.h>
 
 /* Take / drop the lock for one MPI call. Re-entrant: a per-thread depth counts nested calls (an
  * MPI function calling a public one, a user callback calling MPI), only the outermost takes and
@@ -37,6 +40,18 @@ void core_thread_resume(unsigned depth);
 int core_thread_poll_turn(void);
 void core_thread_park(void);
 void core_thread_note_progress(void);
+
+/* Make every API entry point take the lock and count its nesting whatever the thread level
+ * (nodempi.api_track; for good): MPI_T event registrations need the outermost call's end.
+ * With the lock on below MULTIPLE, a futex sleep's safety-net timeout is 1 ms instead of
+ * 50 (core/progress.c: a thread that holds the lock sleeps briefly), nothing else changes. */
+void core_thread_track_calls(void);
+
+/* Work for a thread at the end of its outermost MPI call, after the lock is dropped: when
+ * core_thread_leave_pending is set, core_thread_leave calls core_thread_leave_work (MPI_T event
+ * callbacks, mpi/mpit_event.c, which clears the flag). */
+extern _Atomic int core_thread_leave_pending;
+extern void (*core_thread_leave_work)(void);
 
 /* Ask that fn runs when this thread leaves its outermost MPI call (the context-id agreement
  * releases its process-wide claim then: src/core/comm_create.c). One at a time per thread. */

@@ -24,11 +24,14 @@
  *     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
  * and the compiler calls mpi_leave(&entered) on every way out, after the return value is
  * computed (GCC and Clang; the cleanup attribute is the one extension this relies on).
- * Without MULTIPLE the call costs one predictable branch on nodempi.thread_multiple and one on
- * a register; a call that turned the lock on (MPI_Init_thread) leaves as it entered. */
+ * Without MULTIPLE the call costs one predictable branch on nodempi.api_track and one on
+ * a register; a call that turned the lock on (MPI_Init_thread) leaves as it entered. Once an
+ * MPI_T event registration was made the lock is taken at every level too: the end of a
+ * thread's outermost call is where event callbacks run (core_thread_leave, mpi/mpit_event.c),
+ * and the nesting count is what finds it. */
 static inline int mpi_enter(void)
 {
-    if (__builtin_expect(nodempi.thread_multiple, 0)) {
+    if (__builtin_expect(nodempi.api_track, 0)) {
         core_thread_enter();
         return 1;
     }

@@ -1,8 +1,8 @@
 /* mpit.c - API: the MPI tool information interface (MPI-4.1 ch. 15) but performance variables
- * (mpit_pvar.c): MPI_T_init_thread/finalize (reference counted, before MPI_Init and after
- * MPI_Finalize too), control variables = the NODEMPI_* table of src/core/config.c in table
- * order, its choice settings as enumerations, categories, and the event interface: nodempi
- * raises no events, so there are no event types or sources and every event call says so. */
+ * (mpit_pvar.c) and events (mpit_event.c): MPI_T_init_thread/finalize (reference counted,
+ * before MPI_Init and after MPI_Finalize too), control variables = the NODEMPI_* table of
+ * src/core/config.c in table order, its choice settings as enumerations, and categories, which
+ * list the control and performance variables and the event types of each layer. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +71,7 @@ int PMPI_T_finalize(void)
         free(h);
     }
     mpit_pvar_free_all();
+    mpit_event_free_all();
     return MPI_SUCCESS;
 }
 #pragma weak MPI_T_finalize = PMPI_T_finalize
@@ -445,12 +446,15 @@ static const struct {
 } categories[MPIT_CATEGORIES] = {
     [MPIT_CAT_ROOT] = {"nodempi", "All of nodempi's variables, by layer (the categories below)"},
     [MPIT_CAT_P2P] = {"nodempi_p2p", "Point-to-point messaging: protocols, their switch points, "
-                                     "messages sent by protocol, matching queues"},
+                                     "messages sent by protocol, matching queues, unexpected "
+                                     "messages and the skew watch (events)"},
     [MPIT_CAT_COLL] = {"nodempi_collectives",
-                       "Collective operations: forced algorithms, operations started"},
+                       "Collective operations: forced algorithms, operations started, the "
+                       "path each call took (event)"},
     [MPIT_CAT_RMA] = {"nodempi_rma", "One-sided communication: windows"},
     [MPIT_CAT_SHM] = {"nodempi_shm", "Shared-memory transport: queue design, fastboxes, "
-                                     "streaming copies, how waiting ranks spin, yield or sleep"},
+                                     "streaming copies, how waiting ranks spin, yield or sleep, "
+                                     "hybrid rings opening (event)"},
     [MPIT_CAT_TOPOLOGY] = {"nodempi_topology",
                            "Hardware topology: the per-host profile and the single-copy "
                            "threshold it sets per distance class"},
@@ -461,8 +465,9 @@ static int valid_category(int cat_index)
     return cat_index >= 0 && cat_index < MPIT_CATEGORIES;
 }
 
-/* Indices of the control variables (what = 'c'), performance variables ('p') or categories
- * ('k') in category cat, at most len of them into indices (may be NULL); returns the count. */
+/* Indices of the control variables (what = 'c'), performance variables ('p'), event types
+ * ('e') or categories ('k') in category cat, at most len of them into indices (may be NULL);
+ * returns the count. */
 static int category_members(int cat, char what, int len, int indices[])
 {
     int n = 0;
@@ -472,14 +477,17 @@ static int category_members(int cat, char what, int len, int indices[])
                 indices[n] = k;
         return n;
     }
-    int total = what == 'c' ? config_count() : mpit_pvar_count();
+    int total = what == 'c' ? config_count() : what == 'p' ? mpit_pvar_count()
+                                                            : mpit_event_count();
     for (int i = 0; i < total; i++) {
         enum mpit_category c;
         int verbosity;
         if (what == 'c')
             cvar_meta_of(config_entry(i), &c, &verbosity);
-        else
+        else if (what == 'p')
             c = mpit_pvar_category(i);
+        else
+            c = mpit_event_category(i);
         if ((int)c != cat)
             continue;
         if (indices && n < len)
@@ -598,7 +606,7 @@ int PMPI_T_category_get_num_events(int cat_index, int *num_events)
         return MPI_T_ERR_INVALID_INDEX;
     if (!num_events)
         return MPI_T_ERR_INVALID;
-    *num_events = 0;
+    *num_events = category_members(cat_index, 'e', 0, NULL);
     return MPI_SUCCESS;
 }
 #pragma weak MPI_T_category_get_num_events = PMPI_T_category_get_num_events
@@ -606,203 +614,6 @@ int PMPI_T_category_get_num_events(int cat_index, int *num_events)
 int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    int rc = mpit_check_initialized();
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!valid_category(cat_index))
-        return MPI_T_ERR_INVALID_INDEX;
-    if (len < 0 || (len > 0 && !indices))
-        return MPI_T_ERR_INVALID;
-    return MPI_SUCCESS; /* no events: nothing to write */
+    return category_list(cat_index, 'e', len, indices);
 }
 #pragma weak MPI_T_category_get_events = PMPI_T_category_get_events
-
-/* ---- event sources and events: none ---------------------------------------------------------
- * With no event types, no registration can be allocated and no event instance exists, so every
- * registration or instance handle a caller passes is invalid. */
-
-int PMPI_T_source_get_num(int *num_sources)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    int rc = mpit_check_initialized();
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!num_sources)
-        return MPI_T_ERR_INVALID;
-    *num_sources = 0;
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_T_source_get_num = PMPI_T_source_get_num
-
-int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc,
-                           int *desc_len, MPI_T_source_order *ordering,
-                           MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)source_index, (void)name, (void)name_len, (void)desc, (void)desc_len;
-    (void)ordering, (void)ticks_per_second, (void)max_ticks, (void)info;
-    int rc = mpit_check_initialized();
-    return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_INDEX;
-}
-#pragma weak MPI_T_source_get_info = PMPI_T_source_get_info
-
-int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)source_index, (void)timestamp;
-    int rc = mpit_check_initialized();
-    return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_INDEX;
-}
-#pragma weak MPI_T_source_get_timestamp = PMPI_T_source_get_timestamp
-
-int PMPI_T_event_get_num(int *num_events)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    int rc = mpit_check_initialized();
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!num_events)
-        return MPI_T_ERR_INVALID;
-    *num_events = 0;
-    return MPI_SUCCESS;
-}
-#pragma weak MPI_T_event_get_num = PMPI_T_event_get_num
-
-int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
-                          MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[],
-                          int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc,
-                          int *desc_len, int *bind)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_index, (void)name, (void)name_len, (void)verbosity, (void)array_of_datatypes;
-    (void)array_of_displacements, (void)num_elements, (void)enumtype, (void)info, (void)desc;
-    (void)desc_len, (void)bind;
-    int rc = mpit_check_initialized();
-    return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_INDEX;
-}
-#pragma weak MPI_T_event_get_info = PMPI_T_event_get_info
-
-int PMPI_T_event_get_index(const char *name, int *event_index)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    int rc = mpit_check_initialized();
-    if (rc != MPI_SUCCESS)
-        return rc;
-    if (!name || !event_index)
-        return MPI_T_ERR_INVALID;
-    return MPI_T_ERR_INVALID_NAME;
-}
-#pragma weak MPI_T_event_get_index = PMPI_T_event_get_index
-
-int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
-                              MPI_T_event_registration *event_registration)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_index, (void)obj_handle, (void)info, (void)event_registration;
-    int rc = mpit_check_initialized();
-    return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_INDEX;
-}
-#pragma weak MPI_T_event_handle_alloc = PMPI_T_event_handle_alloc
-
-/* Every function taking a registration or an event instance: none can be valid. */
-static int no_such_handle(void)
-{
-    int rc = mpit_check_initialized();
-    return rc != MPI_SUCCESS ? rc : MPI_T_ERR_INVALID_HANDLE;
-}
-
-int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)info;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_handle_set_info = PMPI_T_event_handle_set_info
-
-int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
-                                 MPI_Info *info_used)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)info_used;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_handle_get_info = PMPI_T_event_handle_get_info
-
-int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
-                                   MPI_T_event_cb_function *event_cb_function)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)cb_safety, (void)info, (void)user_data;
-    (void)event_cb_function;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_register_callback = PMPI_T_event_register_callback
-
-int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info info)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)cb_safety, (void)info;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_callback_set_info = PMPI_T_event_callback_set_info
-
-int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
-                                   MPI_T_cb_safety cb_safety, MPI_Info *info_used)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)cb_safety, (void)info_used;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_callback_get_info = PMPI_T_event_callback_get_info
-
-int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
-                             MPI_T_event_free_cb_function *free_cb_function)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)user_data, (void)free_cb_function;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_handle_free = PMPI_T_event_handle_free
-
-int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
-                                     MPI_T_event_dropped_cb_function *dropped_cb_function)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_registration, (void)dropped_cb_function;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_set_dropped_handler = PMPI_T_event_set_dropped_handler
-
-int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_instance, (void)element_index, (void)buffer;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_read = PMPI_T_event_read
-
-int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_instance, (void)buffer;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_copy = PMPI_T_event_copy
-
-int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_instance, (void)event_timestamp;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_get_timestamp = PMPI_T_event_get_timestamp
-
-int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
-{
-    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    (void)event_instance, (void)source_index;
-    return no_such_handle();
-}
-#pragma weak MPI_T_event_get_source = PMPI_T_event_get_source

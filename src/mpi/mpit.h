@@ -1,7 +1,8 @@
-/* mpit.h - what the two files of the MPI tool information interface share: mpit.c (init and
- * finalize, control variables, enumerations, categories, events) and mpit_pvar.c (performance
- * variables and their sessions). MPI_T functions return their error class directly: the
- * standard gives them no error handler. */
+/* mpit.h - what the three files of the MPI tool information interface share: mpit.c (init and
+ * finalize, control variables, enumerations, categories), mpit_pvar.c (performance variables
+ * and their sessions) and mpit_event.c (event types, sources, registrations, callbacks).
+ * MPI_T functions return their error class directly: the standard gives them no error
+ * handler. */
 #ifndef NODEMPI_MPI_MPIT_H
 #define NODEMPI_MPI_MPIT_H
 
@@ -34,5 +35,10 @@ void mpit_copy_string(const char *text, char *buf, int *len);
 int mpit_pvar_count(void);
 enum mpit_category mpit_pvar_category(int index);
 void mpit_pvar_free_all(void); /* the last MPI_T_finalize: every session and handle */
+
+/* mpit_event.c */
+int mpit_event_count(void);
+enum mpit_category mpit_event_category(int index);
+void mpit_event_free_all(void); /* the last MPI_T_finalize: every registration */
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/comm.h"
 #include "core/running.h"
+#include "core/tool_event.h"
 #include "p2p/internal.h"
 
 static size_t slot_of(uint32_t context, size_t capacity)
@@ -180,6 +181,20 @@ int p2p_unpost(struct p2p_match_queues *q, struct core_request *request)
     return 1;
 }
 
+/* MPI_T event nodempi_p2p_unexpected (a tool registered for it): out of line, off the path. */
+static __attribute__((noinline, cold)) void raise_unexpected(const struct p2p_unexpected *u)
+{
+    struct core_event_unexpected e = {
+        .source = u->src,
+        .tag = u->tag,
+        .bytes = (MPI_Count)u->size,
+        .context = u->context,
+        .world_source = u->world_src,
+        .protocol = (int)u->kind, /* eager 0, rendezvous 1, self 2: the kinds' order */
+    };
+    core_event_raise(CORE_EVENT_P2P_UNEXPECTED, u->context, &e);
+}
+
 void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u)
 {
     u->next = NULL;
@@ -198,6 +213,8 @@ void p2p_unexpected_append(struct p2p_match_queues *q, struct p2p_unexpected *u)
         list->head = u;
     list->tail = u;
     p2p_skew_note_unexpected(u);
+    if (core_event_wanted(CORE_EVENT_P2P_UNEXPECTED)) /* one relaxed load when nobody listens */
+        raise_unexpected(u);
 }
 
 void p2p_unexpected_remove(struct p2p_match_queues *q, struct p2p_unexpected *u)

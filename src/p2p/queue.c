@@ -10,6 +10,7 @@
 #include "core/comm.h"
 #include "core/config.h"
 #include "core/state.h"
+#include "core/tool_event.h"
 #include "p2p/internal.h"
 #include "shm/doorbell.h"
 
@@ -184,12 +185,17 @@ static void cor_note_arrival(int r, const struct shm_record *rec)
 
 /* hybrid: from now on records to this peer use our pair ring. The receiver learns how many
  * records we sent through its inbox before, and drains the ring only after those. */
-static void hybrid_open_ring(struct p2p_peer *peer)
+static void hybrid_open_ring(struct p2p_peer *peer, size_t payload_bytes)
 {
     /* relaxed: the ring's first record (release) publishes it, the receiver reads it after
      * acquiring that record's stamp */
     atomic_store_explicit(peer->opened, peer->inbox_sent, memory_order_relaxed);
     peer->channel = P2P_CHANNEL_RING_DOORBELL;
+    if (core_event_wanted(CORE_EVENT_SHM_HYBRID_RING)) {
+        struct core_event_hybrid_ring e = {(int)(peer - p2p.peers), (MPI_Count)peer->inbox_sent,
+                                           (MPI_Count)payload_bytes};
+        core_event_raise(CORE_EVENT_SHM_HYBRID_RING, CORE_EVENT_NO_CONTEXT, &e);
+    }
 }
 
 struct shm_record *p2p_queue_ring_full(struct p2p_peer *peer, size_t payload_bytes)
@@ -207,7 +213,7 @@ struct shm_record *p2p_queue_reserve_slow(struct p2p_peer *peer, size_t payload_
 {
     if (p2p.queue == P2P_QUEUE_HYBRID && (peer->inbox_sent >= HYBRID_OPEN_AFTER_RECORDS ||
                                           payload_bytes >= HYBRID_OPEN_ABOVE_BYTES)) {
-        hybrid_open_ring(peer);
+        hybrid_open_ring(peer, payload_bytes);
         return shm_ring_try_reserve(&peer->to_peer, payload_bytes);
     }
     return shm_inbox_try_reserve(&peer->to_inbox, payload_bytes);

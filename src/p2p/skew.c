@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/config.h"
+#include "core/tool_event.h"
 #include "p2p/internal.h"
 
 /* Marks from the skew benchmark's setting (window 64): 8 queued messages is far beyond what a
@@ -29,6 +30,11 @@ static void tell(int world_src, int raise)
 {
     struct p2p_cookies cookies = {(uint64_t)raise, 0};
     p2p_queue_control(world_src, P2P_RECORD_SKEW, &cookies);
+    if (core_event_wanted(CORE_EVENT_P2P_SKEW_REQUEST)) {
+        struct core_event_skew_request e = {world_src, raise,
+                                            p2p.peers[world_src].unexpected_count};
+        core_event_raise(CORE_EVENT_P2P_SKEW_REQUEST, CORE_EVENT_NO_CONTEXT, &e);
+    }
 }
 
 void p2p_skew_check(int world_src)
@@ -99,5 +105,11 @@ void p2p_skew_note_matched(const struct p2p_unexpected *u)
 void p2p_skew_on_control(int world_src, const struct p2p_cookies *cookies)
 {
     struct p2p_peer *peer = &p2p.peers[world_src];
+    size_t old = peer->eager_limit;
     peer->eager_limit = cookies->sender_cookie ? p2p.skew_eager_limit : p2p.eager_limit;
+    if (core_event_wanted(CORE_EVENT_P2P_SKEW_THRESHOLD) && peer->eager_limit != old) {
+        struct core_event_skew_threshold e = {world_src, (MPI_Count)old,
+                                              (MPI_Count)peer->eager_limit};
+        core_event_raise(CORE_EVENT_P2P_SKEW_THRESHOLD, CORE_EVENT_NO_CONTEXT, &e);
+    }
 }
