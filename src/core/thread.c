@@ -136,13 +136,11 @@ void core_thread_leave(void)
     /* relaxed: a hint; the deliverer looks at the queue under the lock. A thread that records
      * an event later and leaves sees the flag itself (mpi/mpit_event.c). */
     if (__builtin_expect(atomic_load_explicit(&core_thread_leave_pending, memory_order_relaxed),
-                         0) &&
-        core_thread_leave_work)
+                         0))
         core_thread_leave_work();
 }
 
 _Atomic int core_thread_leave_pending;
-void (*core_thread_leave_work)(void);
 
 void core_thread_note_progress(void)
 {
@@ -195,7 +193,10 @@ void core_thread_enable(void)
 
 void core_thread_track_calls(void)
 {
-    nodempi.api_track = 1;
+    /* written once: other threads read it outside the lock (mpi_enter); with MULTIPLE it is 1
+     * from the start and never written again */
+    if (!nodempi.api_track)
+        nodempi.api_track = 1;
 }
 
 int core_thread_contended(void)

@@ -49,9 +49,9 @@ void core_thread_track_calls(void);
 
 /* Work for a thread at the end of its outermost MPI call, after the lock is dropped: when
  * core_thread_leave_pending is set, core_thread_leave calls core_thread_leave_work (MPI_T event
- * callbacks, mpi/mpit_event.c, which clears the flag). */
+ * callbacks; defined in mpi/mpit_event.c, which sets and clears the flag). */
 extern _Atomic int core_thread_leave_pending;
-extern void (*core_thread_leave_work)(void);
+void core_thread_leave_work(void);
 
 /* Ask that fn runs when this thread leaves its outermost MPI call (the context-id agreement
  * releases its process-wide claim then: src/core/comm_create.c). One at a time per thread. */

@@ -437,8 +437,9 @@ static void make_call(const struct tool_call *c)
     }
 }
 
-/* core_thread_leave_work: the end of a thread's outermost MPI call, lock dropped. */
-static void deliver(void)
+/* The end of a thread's outermost MPI call, lock dropped (core/thread.c calls it when
+ * core_thread_leave_pending is set). */
+void core_thread_leave_work(void)
 {
     if (delivering_here)
         return; /* a callback's own MPI call ended: its items wait for the batch after */
@@ -692,7 +693,6 @@ int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
     }
     apply_hints(r);
     core_thread_track_calls(); /* callbacks run where the outermost call ends: find it */
-    core_thread_leave_work = deliver;
     r->next = regs;
     regs = r;
     live[event_index]++;
