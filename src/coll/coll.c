@@ -92,39 +92,60 @@ static int moves_no_data(const struct coll_args *a)
     }
 }
 
-/* Run a path that builds no schedule, after the MPI_T event nodempi_coll_path if a tool
- * listens (one relaxed load otherwise); a schedule's event is coll_build's (select.c). */
-#define TAKE(path, run)                                                                        \
-    do {                                                                                       \
-        if (core_event_wanted(CORE_EVENT_COLL_PATH))                                           \
-            coll_raise_path(a, (path), -1);                                                    \
-        return (run);                                                                          \
-    } while (0)
+/* Which path a blocking collective takes, in the order they are tried: the ones that build
+ * no schedule first, else a schedule (coll_run_schedule). */
+static enum core_event_coll_path_kind blocking_path(const struct coll_args *a)
+{
+    if (moves_no_data(a))
+        return CORE_COLL_PATH_NO_DATA;
+    if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
+        return CORE_COLL_PATH_PAIR;
+    if (coll_shm_barrier_applies(a)) /* oversubscribed: a shared counter (shm_barrier.c) */
+        return CORE_COLL_PATH_SHM_BARRIER;
+    if (coll_shm_allreduce_applies(a)) /* oversubscribed, small: the same, with data */
+        return CORE_COLL_PATH_SHM_ALLREDUCE;
+    if (coll_shm_allgather_applies(a))
+        return CORE_COLL_PATH_SHM_ALLGATHER;
+    if (coll_shm_alltoall_applies(a))
+        return CORE_COLL_PATH_SHM_ALLTOALL;
+    if (coll_shm_reduce_scatter_applies(a))
+        return CORE_COLL_PATH_SHM_REDUCE_SCATTER;
+    if (coll_linear_direct_applies(a)) /* linear, small: no schedule (linear_direct.c) */
+        return CORE_COLL_PATH_LINEAR_DIRECT;
+    return CORE_COLL_PATH_SCHEDULE;
+}
 
 static int run_blocking(const struct coll_args *a)
 {
     operations++;
-    if (moves_no_data(a)) {
+    enum core_event_coll_path_kind path = blocking_path(a);
+    /* MPI_T event nodempi_coll_path (one relaxed load when no tool listens); a schedule's is
+     * raised by coll_build, which knows the algorithm (select.c) */
+    if (path != CORE_COLL_PATH_SCHEDULE && core_event_wanted(CORE_EVENT_COLL_PATH))
+        coll_raise_path(a, path, -1);
+    switch (path) {
+    case CORE_COLL_PATH_NO_DATA:
         /* the tag the call would have drawn: a v form's empty rank returns here while its
          * peers run a schedule, and the next collective's tags must agree on every rank */
         coll_next_tag(a->comm, coll_tag_space(a->kind, COLL_FORM_BLOCKING));
-        TAKE(CORE_COLL_PATH_NO_DATA, MPI_SUCCESS);
+        return MPI_SUCCESS;
+    case CORE_COLL_PATH_PAIR:
+        return coll_pair_run(a);
+    case CORE_COLL_PATH_SHM_BARRIER:
+        return coll_shm_barrier_run(a);
+    case CORE_COLL_PATH_SHM_ALLREDUCE:
+        return coll_shm_allreduce_run(a);
+    case CORE_COLL_PATH_SHM_ALLGATHER:
+        return coll_shm_allgather_run(a);
+    case CORE_COLL_PATH_SHM_ALLTOALL:
+        return coll_shm_alltoall_run(a);
+    case CORE_COLL_PATH_SHM_REDUCE_SCATTER:
+        return coll_shm_reduce_scatter_run(a);
+    case CORE_COLL_PATH_LINEAR_DIRECT:
+        return coll_linear_direct_run(a);
+    default:
+        return coll_run_schedule(a);
     }
-    if (coll_pair_applies(a)) /* two ranks, small: the exchange itself (pair.c) */
-        TAKE(CORE_COLL_PATH_PAIR, coll_pair_run(a));
-    if (coll_shm_barrier_applies(a)) /* oversubscribed: a shared counter (shm_barrier.c) */
-        TAKE(CORE_COLL_PATH_SHM_BARRIER, coll_shm_barrier_run(a));
-    if (coll_shm_allreduce_applies(a)) /* oversubscribed, small: the same, with data */
-        TAKE(CORE_COLL_PATH_SHM_ALLREDUCE, coll_shm_allreduce_run(a));
-    if (coll_shm_allgather_applies(a))
-        TAKE(CORE_COLL_PATH_SHM_ALLGATHER, coll_shm_allgather_run(a));
-    if (coll_shm_alltoall_applies(a))
-        TAKE(CORE_COLL_PATH_SHM_ALLTOALL, coll_shm_alltoall_run(a));
-    if (coll_shm_reduce_scatter_applies(a))
-        TAKE(CORE_COLL_PATH_SHM_REDUCE_SCATTER, coll_shm_reduce_scatter_run(a));
-    if (coll_linear_direct_applies(a)) /* linear, small: no schedule (linear_direct.c) */
-        TAKE(CORE_COLL_PATH_LINEAR_DIRECT, coll_linear_direct_run(a));
-    return coll_run_schedule(a);
 }
 
 int coll_run_schedule(const struct coll_args *a)
