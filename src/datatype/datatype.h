@@ -122,6 +122,13 @@ int dt_iovec_range(const struct dt_type *type, const void *buf, MPI_Count count,
 typedef int dt_block_fn(void *ctx, MPI_Aint offset, MPI_Count length);
 int dt_for_each_block(const struct dt_type *type, MPI_Count count, dt_block_fn *fn, void *ctx);
 
+/* Visit the basic (predefined) types of one element of type in type-map order: fn gets the
+ * basic type, the displacement of the first of `n` consecutive copies (stride: its extent).
+ * A nonzero return from fn stops the walk and is returned. (mpi_f08's array sections map a
+ * type's basic elements onto array elements with it: src/fortran/f08_section.c.) */
+typedef int dt_leaf_fn(void *ctx, const struct dt_type *basic, MPI_Aint disp, MPI_Count n);
+int dt_walk_leaves(const struct dt_type *type, MPI_Aint disp, dt_leaf_fn *fn, void *ctx);
+
 /* Basic elements (MPI_Get_elements) in `bytes` of packed data of type: *elements is
  * MPI_UNDEFINED when the bytes end inside a basic element. A pair type (MPI_DOUBLE_INT...)
  * counts as two basic elements. dt_elements_to_bytes is the inverse (MPI_Status_set_elements):

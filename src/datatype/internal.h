@@ -153,10 +153,4 @@ int dt_compile(struct dt_type *type);
 struct dt_block *dt_alloc_blocks(size_t n);
 void dt_free_blocks(struct dt_type *type);
 
-/* Visit the basic (predefined) types of one element of type in type-map order: fn gets the
- * basic type, the displacement of the first of `n` consecutive copies (stride: its extent).
- * A nonzero return from fn stops the walk and is returned. */
-typedef int dt_leaf_fn(void *ctx, const struct dt_type *basic, MPI_Aint disp, MPI_Count n);
-int dt_walk_leaves(const struct dt_type *type, MPI_Aint disp, dt_leaf_fn *fn, void *ctx);
-
 #endif

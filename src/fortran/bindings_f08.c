@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "fortran/f08.h"
+#include "fortran/f08_section.h"
 
 void pmpi_init_(MPI_Fint *ierror);
 void pmpi_init_f08_(MPI_Fint *ierror)
@@ -619,11 +620,13 @@ void PMPI_Isend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isend", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Isend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_isend_(s_buf.address, f08_section_count(&s_buf, count),
+                f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isend_f08ts = PMPI_Isend_f08ts
@@ -642,11 +645,13 @@ void PMPI_Isend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isend_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Isend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_isend_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                  f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isend_c_f08ts = PMPI_Isend_c_f08ts
@@ -658,11 +663,13 @@ void PMPI_Issend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Issend", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Issend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_issend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_issend_(s_buf.address, f08_section_count(&s_buf, count),
+                 f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Issend_f08ts = PMPI_Issend_f08ts
@@ -681,11 +688,13 @@ void PMPI_Issend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fin
                          const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Issend_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Issend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_issend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_issend_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                   f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Issend_c_f08ts = PMPI_Issend_c_f08ts
@@ -697,11 +706,13 @@ void PMPI_Irsend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irsend", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Irsend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irsend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_irsend_(s_buf.address, f08_section_count(&s_buf, count),
+                 f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irsend_f08ts = PMPI_Irsend_f08ts
@@ -720,11 +731,13 @@ void PMPI_Irsend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fin
                          const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irsend_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Irsend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irsend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_irsend_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                   f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irsend_c_f08ts = PMPI_Irsend_c_f08ts
@@ -736,11 +749,13 @@ void PMPI_Ibsend_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *
                        const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ibsend", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Ibsend", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibsend_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ibsend_(s_buf.address, f08_section_count(&s_buf, count),
+                 f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibsend_f08ts = PMPI_Ibsend_f08ts
@@ -759,11 +774,13 @@ void PMPI_Ibsend_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fin
                          const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ibsend_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Ibsend_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibsend_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ibsend_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                   f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibsend_c_f08ts = PMPI_Ibsend_c_f08ts
@@ -774,11 +791,13 @@ void PMPI_Irecv_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *d
                       const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                       MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irecv", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Irecv", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irecv_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_irecv_(s_buf.address, f08_section_count(&s_buf, count),
+                f08_section_datatype(&s_buf, datatype), source, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irecv_f08ts = PMPI_Irecv_f08ts
@@ -797,11 +816,13 @@ void PMPI_Irecv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint
                         const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Irecv_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Irecv_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_irecv_c_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_irecv_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                  f08_section_datatype(&s_buf, datatype), source, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Irecv_c_f08ts = PMPI_Irecv_c_f08ts
@@ -1022,16 +1043,23 @@ void PMPI_Isendrecv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const
                           const MPI_Fint *source, const MPI_Fint *recvtag, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Isendrecv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Isendrecv", "sendbuf",
+                           ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Isendrecv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Isendrecv", "recvbuf",
+                           ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_(c_sendbuf.address, sendcount, sendtype, dest, sendtag, c_recvbuf.address,
-                    recvcount, recvtype, source, recvtag, comm, request, &f08_error);
+    pmpi_isendrecv_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                    f08_section_datatype(&s_sendbuf, sendtype), dest, sendtag, s_recvbuf.address,
+                    f08_section_count(&s_recvbuf, recvcount),
+                    f08_section_datatype(&s_recvbuf, recvtype), source, recvtag, comm, request,
+                    &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_f08ts = PMPI_Isendrecv_f08ts
@@ -1057,16 +1085,23 @@ void PMPI_Isendrecv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                             const MPI_Fint *recvtag, const MPI_Fint *comm, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Isendrecv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Isendrecv_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Isendrecv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Isendrecv_c",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_c_(c_sendbuf.address, sendcount, sendtype, dest, sendtag, c_recvbuf.address,
-                      recvcount, recvtype, source, recvtag, comm, request, &f08_error);
+    pmpi_isendrecv_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                      f08_section_datatype(&s_sendbuf, sendtype), dest, sendtag, s_recvbuf.address,
+                      f08_section_count_c(&s_recvbuf, recvcount),
+                      f08_section_datatype(&s_recvbuf, recvtype), source, recvtag, comm, request,
+                      &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_c_f08ts = PMPI_Isendrecv_c_f08ts
@@ -1080,12 +1115,15 @@ void PMPI_Isendrecv_replace_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const
                                   const MPI_Fint *source, const MPI_Fint *recvtag,
                                   const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isendrecv_replace", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Isendrecv_replace", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_replace_(c_buf.address, count, datatype, dest, sendtag, source, recvtag, comm,
-                            request, &f08_error);
+    pmpi_isendrecv_replace_(s_buf.address, f08_section_count(&s_buf, count),
+                            f08_section_datatype(&s_buf, datatype), dest, sendtag, source, recvtag,
+                            comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_replace_f08ts = PMPI_Isendrecv_replace_f08ts
@@ -1108,12 +1146,15 @@ void PMPI_Isendrecv_replace_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count,
                                     const MPI_Fint *recvtag, const MPI_Fint *comm,
                                     MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Isendrecv_replace_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Isendrecv_replace_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_isendrecv_replace_c_(c_buf.address, count, datatype, dest, sendtag, source, recvtag, comm,
-                              request, &f08_error);
+    pmpi_isendrecv_replace_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                              f08_section_datatype(&s_buf, datatype), dest, sendtag, source,
+                              recvtag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Isendrecv_replace_c_f08ts = PMPI_Isendrecv_replace_c_f08ts
@@ -1204,11 +1245,13 @@ void pmpi_imrecv_(void *buf, const MPI_Fint *count, const MPI_Fint *datatype, MP
 void PMPI_Imrecv_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fint *datatype,
                        MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Imrecv", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Imrecv", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_imrecv_(c_buf.address, count, datatype, message, request, &f08_error);
+    pmpi_imrecv_(s_buf.address, f08_section_count(&s_buf, count),
+                 f08_section_datatype(&s_buf, datatype), message, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Imrecv_f08ts = PMPI_Imrecv_f08ts
@@ -1227,11 +1270,13 @@ static void pmpi_imrecv_c_(void *buf, const MPI_Count *count, const MPI_Fint *da
 void PMPI_Imrecv_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_Fint *datatype,
                          MPI_Fint *message, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Imrecv_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Imrecv_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_imrecv_c_(c_buf.address, count, datatype, message, request, &f08_error);
+    pmpi_imrecv_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                   f08_section_datatype(&s_buf, datatype), message, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Imrecv_c_f08ts = PMPI_Imrecv_c_f08ts
@@ -1243,11 +1288,13 @@ void PMPI_Send_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fin
                           const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Send_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Send_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_send_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_send_init_(s_buf.address, f08_section_count(&s_buf, count),
+                    f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Send_init_f08ts = PMPI_Send_init_f08ts
@@ -1266,11 +1313,13 @@ void PMPI_Send_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_
                             const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                             MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Send_init_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Send_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_send_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_send_init_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                      f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Send_init_c_f08ts = PMPI_Send_init_c_f08ts
@@ -1282,11 +1331,13 @@ void PMPI_Bsend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fi
                            const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Bsend_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Bsend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bsend_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_bsend_init_(s_buf.address, f08_section_count(&s_buf, count),
+                     f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bsend_init_f08ts = PMPI_Bsend_init_f08ts
@@ -1305,11 +1356,14 @@ void PMPI_Bsend_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI
                              const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Bsend_init_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Bsend_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bsend_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_bsend_init_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                       f08_section_datatype(&s_buf, datatype), dest, tag, comm, request,
+                       &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bsend_init_c_f08ts = PMPI_Bsend_init_c_f08ts
@@ -1321,11 +1375,13 @@ void PMPI_Ssend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fi
                            const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ssend_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Ssend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ssend_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ssend_init_(s_buf.address, f08_section_count(&s_buf, count),
+                     f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ssend_init_f08ts = PMPI_Ssend_init_f08ts
@@ -1344,11 +1400,14 @@ void PMPI_Ssend_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI
                              const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Ssend_init_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Ssend_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ssend_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_ssend_init_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                       f08_section_datatype(&s_buf, datatype), dest, tag, comm, request,
+                       &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ssend_init_c_f08ts = PMPI_Ssend_init_c_f08ts
@@ -1360,11 +1419,13 @@ void PMPI_Rsend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fi
                            const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Rsend_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Rsend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rsend_init_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_rsend_init_(s_buf.address, f08_section_count(&s_buf, count),
+                     f08_section_datatype(&s_buf, datatype), dest, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rsend_init_f08ts = PMPI_Rsend_init_f08ts
@@ -1383,11 +1444,14 @@ void PMPI_Rsend_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI
                              const MPI_Fint *dest, const MPI_Fint *tag, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Rsend_init_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Rsend_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rsend_init_c_(c_buf.address, count, datatype, dest, tag, comm, request, &f08_error);
+    pmpi_rsend_init_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                       f08_section_datatype(&s_buf, datatype), dest, tag, comm, request,
+                       &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rsend_init_c_f08ts = PMPI_Rsend_init_c_f08ts
@@ -1399,11 +1463,13 @@ void PMPI_Recv_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *count, const MPI_Fin
                           const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Recv_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Recv_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_recv_init_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_recv_init_(s_buf.address, f08_section_count(&s_buf, count),
+                    f08_section_datatype(&s_buf, datatype), source, tag, comm, request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Recv_init_f08ts = PMPI_Recv_init_f08ts
@@ -1422,11 +1488,14 @@ void PMPI_Recv_init_c_f08ts(CFI_cdesc_t *buf, const MPI_Count *count, const MPI_
                             const MPI_Fint *source, const MPI_Fint *tag, const MPI_Fint *comm,
                             MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Recv_init_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_Recv_init_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_recv_init_c_(c_buf.address, count, datatype, source, tag, comm, request, &f08_error);
+    pmpi_recv_init_c_(s_buf.address, f08_section_count_c(&s_buf, count),
+                      f08_section_datatype(&s_buf, datatype), source, tag, comm, request,
+                      &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Recv_init_c_f08ts = PMPI_Recv_init_c_f08ts
@@ -1458,12 +1527,14 @@ void PMPI_Psend_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *partitions, const M
                            const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Psend_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_blocks(&s_buf, buf, *count, *datatype, "MPI_Psend_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_psend_init_(c_buf.address, partitions, count, datatype, dest, tag, comm, info, request,
+    pmpi_psend_init_(s_buf.address, partitions, f08_section_count_c(&s_buf, count),
+                     f08_section_datatype(&s_buf, datatype), dest, tag, comm, info, request,
                      &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Psend_init_f08ts = PMPI_Psend_init_f08ts
@@ -1477,12 +1548,14 @@ void PMPI_Precv_init_f08ts(CFI_cdesc_t *buf, const MPI_Fint *partitions, const M
                            const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_Precv_init", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_blocks(&s_buf, buf, *count, *datatype, "MPI_Precv_init", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_precv_init_(c_buf.address, partitions, count, datatype, source, tag, comm, info, request,
+    pmpi_precv_init_(s_buf.address, partitions, f08_section_count_c(&s_buf, count),
+                     f08_section_datatype(&s_buf, datatype), source, tag, comm, info, request,
                      &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Precv_init_f08ts = PMPI_Precv_init_f08ts
@@ -3928,11 +4001,13 @@ void PMPI_Ibcast_f08ts(CFI_cdesc_t *buffer, const MPI_Fint *count, const MPI_Fin
                        const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                        MPI_Fint *ierror)
 {
-    struct f08_choice c_buffer;
-    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Ibcast", "buffer", ierror))
+    struct f08_section s_buffer;
+    if (!f08_section_whole(&s_buffer, buffer, *count, *datatype, "MPI_Ibcast", "buffer", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibcast_(c_buffer.address, count, datatype, root, comm, request, &f08_error);
+    pmpi_ibcast_(s_buffer.address, f08_section_count(&s_buffer, count),
+                 f08_section_datatype(&s_buffer, datatype), root, comm, request, &f08_error);
+    f08_section_free(&s_buffer);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibcast_f08ts = PMPI_Ibcast_f08ts
@@ -3951,11 +4026,14 @@ void PMPI_Ibcast_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *count, const MPI_
                          const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                          MPI_Fint *ierror)
 {
-    struct f08_choice c_buffer;
-    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Ibcast_c", "buffer", ierror))
+    struct f08_section s_buffer;
+    if (!f08_section_whole(&s_buffer, buffer, *count, *datatype, "MPI_Ibcast_c", "buffer",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ibcast_c_(c_buffer.address, count, datatype, root, comm, request, &f08_error);
+    pmpi_ibcast_c_(s_buffer.address, f08_section_count_c(&s_buffer, count),
+                   f08_section_datatype(&s_buffer, datatype), root, comm, request, &f08_error);
+    f08_section_free(&s_buffer);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ibcast_c_f08ts = PMPI_Ibcast_c_f08ts
@@ -3967,11 +4045,15 @@ void PMPI_Bcast_init_f08ts(CFI_cdesc_t *buffer, const MPI_Fint *count, const MPI
                            const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buffer;
-    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Bcast_init", "buffer", ierror))
+    struct f08_section s_buffer;
+    if (!f08_section_whole(&s_buffer, buffer, *count, *datatype, "MPI_Bcast_init", "buffer",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bcast_init_(c_buffer.address, count, datatype, root, comm, info, request, &f08_error);
+    pmpi_bcast_init_(s_buffer.address, f08_section_count(&s_buffer, count),
+                     f08_section_datatype(&s_buffer, datatype), root, comm, info, request,
+                     &f08_error);
+    f08_section_free(&s_buffer);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bcast_init_f08ts = PMPI_Bcast_init_f08ts
@@ -3990,11 +4072,15 @@ void PMPI_Bcast_init_c_f08ts(CFI_cdesc_t *buffer, const MPI_Count *count, const 
                              const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buffer;
-    if (!f08_choice_in(&c_buffer, buffer, false, "MPI_Bcast_init_c", "buffer", ierror))
+    struct f08_section s_buffer;
+    if (!f08_section_whole(&s_buffer, buffer, *count, *datatype, "MPI_Bcast_init_c", "buffer",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_bcast_init_c_(c_buffer.address, count, datatype, root, comm, info, request, &f08_error);
+    pmpi_bcast_init_c_(s_buffer.address, f08_section_count_c(&s_buffer, count),
+                       f08_section_datatype(&s_buffer, datatype), root, comm, info, request,
+                       &f08_error);
+    f08_section_free(&s_buffer);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Bcast_init_c_f08ts = PMPI_Bcast_init_c_f08ts
@@ -4006,16 +4092,16 @@ void PMPI_Ireduce_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fi
                         const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
                         const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf,
+                            f08_reduce_roles_rooted(root, comm), *count, *datatype, false, true,
+                            "MPI_Ireduce", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, request,
-                  &f08_error);
+    pmpi_ireduce_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                  f08_section_datatype(&s_recvbuf, datatype), op, root, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_f08ts = PMPI_Ireduce_f08ts
@@ -4035,16 +4121,17 @@ void PMPI_Ireduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *root,
                           const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf,
+                            f08_reduce_roles_rooted(root, comm), *count, *datatype, false, true,
+                            "MPI_Ireduce_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, request,
+    pmpi_ireduce_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                    f08_section_datatype(&s_recvbuf, datatype), op, root, comm, request,
                     &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_c_f08ts = PMPI_Ireduce_c_f08ts
@@ -4058,16 +4145,17 @@ void PMPI_Reduce_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_init", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf,
+                            f08_reduce_roles_rooted(root, comm), *count, *datatype, false, false,
+                            "MPI_Reduce_init", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, info,
-                      request, &f08_error);
+    pmpi_reduce_init_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                      f08_section_datatype(&s_recvbuf, datatype), op, root, comm, info, request,
+                      &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_init_f08ts = PMPI_Reduce_init_f08ts
@@ -4089,16 +4177,17 @@ void PMPI_Reduce_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const 
                               const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_init_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf,
+                            f08_reduce_roles_rooted(root, comm), *count, *datatype, false, false,
+                            "MPI_Reduce_init_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, root, comm, info,
-                        request, &f08_error);
+    pmpi_reduce_init_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                        f08_section_datatype(&s_recvbuf, datatype), op, root, comm, info, request,
+                        &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_init_c_f08ts = PMPI_Reduce_init_c_f08ts
@@ -4110,16 +4199,15 @@ void PMPI_Iallreduce_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI
                            const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallreduce", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, true, "MPI_Iallreduce", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallreduce", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallreduce_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
-                     &f08_error);
+    pmpi_iallreduce_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                     f08_section_datatype(&s_recvbuf, datatype), op, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallreduce_f08ts = PMPI_Iallreduce_f08ts
@@ -4139,16 +4227,15 @@ void PMPI_Iallreduce_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const M
                              const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallreduce_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, true, "MPI_Iallreduce_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallreduce_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallreduce_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
-                       &f08_error);
+    pmpi_iallreduce_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                       f08_section_datatype(&s_recvbuf, datatype), op, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallreduce_c_f08ts = PMPI_Iallreduce_c_f08ts
@@ -4160,16 +4247,16 @@ void PMPI_Allreduce_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const
                                const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                                const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allreduce_init", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, false, "MPI_Allreduce_init", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allreduce_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allreduce_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
-                         request, &f08_error);
+    pmpi_allreduce_init_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                         f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                         &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allreduce_init_f08ts = PMPI_Allreduce_init_f08ts
@@ -4190,16 +4277,16 @@ void PMPI_Allreduce_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, con
                                  const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                                  const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allreduce_init_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, false, "MPI_Allreduce_init_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allreduce_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allreduce_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
-                           request, &f08_error);
+    pmpi_allreduce_init_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                           f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                           &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allreduce_init_c_f08ts = PMPI_Allreduce_init_c_f08ts
@@ -4259,16 +4346,15 @@ void PMPI_Iscan_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fint
                       const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                       MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscan", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, true, "MPI_Iscan", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscan", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscan_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
-                &f08_error);
+    pmpi_iscan_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                f08_section_datatype(&s_recvbuf, datatype), op, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscan_f08ts = PMPI_Iscan_f08ts
@@ -4287,16 +4373,15 @@ void PMPI_Iscan_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Co
                         const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscan_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, true, "MPI_Iscan_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscan_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscan_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
-                  &f08_error);
+    pmpi_iscan_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                  f08_section_datatype(&s_recvbuf, datatype), op, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscan_c_f08ts = PMPI_Iscan_c_f08ts
@@ -4308,16 +4393,16 @@ void PMPI_Scan_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                           const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scan_init", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, false, "MPI_Scan_init", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scan_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scan_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info, request,
+    pmpi_scan_init_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                    f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
                     &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scan_init_f08ts = PMPI_Scan_init_f08ts
@@ -4337,16 +4422,16 @@ void PMPI_Scan_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                             const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scan_init_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, false, "MPI_Scan_init_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scan_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scan_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
-                      request, &f08_error);
+    pmpi_scan_init_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                      f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                      &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scan_init_c_f08ts = PMPI_Scan_init_c_f08ts
@@ -4408,16 +4493,15 @@ void PMPI_Iexscan_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_Fi
                         const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iexscan", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, true, "MPI_Iexscan", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iexscan", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iexscan_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
-                  &f08_error);
+    pmpi_iexscan_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                  f08_section_datatype(&s_recvbuf, datatype), op, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iexscan_f08ts = PMPI_Iexscan_f08ts
@@ -4437,16 +4521,15 @@ void PMPI_Iexscan_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MPI_
                           const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iexscan_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, true, "MPI_Iexscan_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iexscan_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iexscan_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, request,
-                    &f08_error);
+    pmpi_iexscan_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                    f08_section_datatype(&s_recvbuf, datatype), op, comm, request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iexscan_c_f08ts = PMPI_Iexscan_c_f08ts
@@ -4458,16 +4541,16 @@ void PMPI_Exscan_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const MP
                             const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                             const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Exscan_init", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, false, "MPI_Exscan_init", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Exscan_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_exscan_init_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
-                      request, &f08_error);
+    pmpi_exscan_init_(send_address, s_recvbuf.address, f08_section_count(&s_recvbuf, count),
+                      f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                      &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Exscan_init_f08ts = PMPI_Exscan_init_f08ts
@@ -4487,16 +4570,16 @@ void PMPI_Exscan_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf, const 
                               const MPI_Fint *datatype, const MPI_Fint *op, const MPI_Fint *comm,
                               const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Exscan_init_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *count, *datatype, false, false, "MPI_Exscan_init_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Exscan_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_exscan_init_c_(c_sendbuf.address, c_recvbuf.address, count, datatype, op, comm, info,
-                        request, &f08_error);
+    pmpi_exscan_init_c_(send_address, s_recvbuf.address, f08_section_count_c(&s_recvbuf, count),
+                        f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                        &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Exscan_init_c_f08ts = PMPI_Exscan_init_c_f08ts
@@ -4561,16 +4644,16 @@ void PMPI_Ireduce_scatter_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                 const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(), 1,
+                            *datatype, true, false, "MPI_Ireduce_scatter", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
-                          request, &f08_error);
+    pmpi_ireduce_scatter_(send_address, s_recvbuf.address, recvcounts,
+                          f08_section_datatype(&s_recvbuf, datatype), op, comm, request,
+                          &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_f08ts = PMPI_Ireduce_scatter_f08ts
@@ -4591,16 +4674,16 @@ void PMPI_Ireduce_scatter_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                   const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                   MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(), 1,
+                            *datatype, true, false, "MPI_Ireduce_scatter_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_c_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
-                            request, &f08_error);
+    pmpi_ireduce_scatter_c_(send_address, s_recvbuf.address, recvcounts,
+                            f08_section_datatype(&s_recvbuf, datatype), op, comm, request,
+                            &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_c_f08ts = PMPI_Ireduce_scatter_c_f08ts
@@ -4613,16 +4696,16 @@ void PMPI_Reduce_scatter_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf,
                                     const MPI_Fint *op, const MPI_Fint *comm, const MPI_Fint *info,
                                     MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_init", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(), 1,
+                            *datatype, true, false, "MPI_Reduce_scatter_init", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_init_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op, comm,
-                              info, request, &f08_error);
+    pmpi_reduce_scatter_init_(send_address, s_recvbuf.address, recvcounts,
+                              f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                              &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_init_f08ts = PMPI_Reduce_scatter_init_f08ts
@@ -4645,16 +4728,16 @@ void PMPI_Reduce_scatter_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf
                                       const MPI_Fint *op, const MPI_Fint *comm,
                                       const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_init_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(), 1,
+                            *datatype, true, false, "MPI_Reduce_scatter_init_c", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_init_c_(c_sendbuf.address, c_recvbuf.address, recvcounts, datatype, op,
-                                comm, info, request, &f08_error);
+    pmpi_reduce_scatter_init_c_(send_address, s_recvbuf.address, recvcounts,
+                                f08_section_datatype(&s_recvbuf, datatype), op, comm, info, request,
+                                &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_init_c_f08ts = PMPI_Reduce_scatter_init_c_f08ts
@@ -4696,9 +4779,11 @@ void PMPI_Reduce_scatter_block_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbu
                                        const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *ierror)
 {
     struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_scatter_block_c", "sendbuf", ierror))
+    if (!f08_choice_in(&c_sendbuf, sendbuf, true, "MPI_Reduce_scatter_block_c", "sendbuf",
+                       ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_scatter_block_c", "recvbuf", ierror)) {
+    if (!f08_choice_in(&c_recvbuf, recvbuf, true, "MPI_Reduce_scatter_block_c", "recvbuf",
+                       ierror)) {
         f08_choice_out(&c_sendbuf, sendbuf, false);
         return;
     }
@@ -4719,16 +4804,18 @@ void PMPI_Ireduce_scatter_block_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvbuf
                                       const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter_block", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *recvcount, *datatype, true, false, "MPI_Ireduce_scatter_block",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter_block", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_block_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op, comm,
-                                request, &f08_error);
+    pmpi_ireduce_scatter_block_(send_address, s_recvbuf.address,
+                                f08_section_count(&s_recvbuf, recvcount),
+                                f08_section_datatype(&s_recvbuf, datatype), op, comm, request,
+                                &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_block_f08ts = PMPI_Ireduce_scatter_block_f08ts
@@ -4750,16 +4837,18 @@ void PMPI_Ireduce_scatter_block_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *recvb
                                         const MPI_Fint *op, const MPI_Fint *comm, MPI_Fint *request,
                                         MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ireduce_scatter_block_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *recvcount, *datatype, true, false, "MPI_Ireduce_scatter_block_c",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ireduce_scatter_block_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ireduce_scatter_block_c_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
-                                  comm, request, &f08_error);
+    pmpi_ireduce_scatter_block_c_(send_address, s_recvbuf.address,
+                                  f08_section_count_c(&s_recvbuf, recvcount),
+                                  f08_section_datatype(&s_recvbuf, datatype), op, comm, request,
+                                  &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ireduce_scatter_block_c_f08ts = PMPI_Ireduce_scatter_block_c_f08ts
@@ -4773,16 +4862,18 @@ void PMPI_Reduce_scatter_block_init_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *rec
                                           const MPI_Fint *op, const MPI_Fint *comm,
                                           const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_block_init", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *recvcount, *datatype, true, false, "MPI_Reduce_scatter_block_init",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_block_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_block_init_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
-                                    comm, info, request, &f08_error);
+    pmpi_reduce_scatter_block_init_(send_address, s_recvbuf.address,
+                                    f08_section_count(&s_recvbuf, recvcount),
+                                    f08_section_datatype(&s_recvbuf, datatype), op, comm, info,
+                                    request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_block_init_f08ts = PMPI_Reduce_scatter_block_init_f08ts
@@ -4807,16 +4898,18 @@ void PMPI_Reduce_scatter_block_init_c_f08ts(CFI_cdesc_t *sendbuf, CFI_cdesc_t *r
                                             const MPI_Fint *info, MPI_Fint *request,
                                             MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Reduce_scatter_block_init_c", "sendbuf", ierror))
+    struct f08_section s_recvbuf;
+    void *send_address;
+    if (!f08_section_reduce(&s_recvbuf, &send_address, sendbuf, recvbuf, f08_reduce_roles_all(),
+                            *recvcount, *datatype, true, false, "MPI_Reduce_scatter_block_init_c",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Reduce_scatter_block_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
-        return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_reduce_scatter_block_init_c_(c_sendbuf.address, c_recvbuf.address, recvcount, datatype, op,
-                                      comm, info, request, &f08_error);
+    pmpi_reduce_scatter_block_init_c_(send_address, s_recvbuf.address,
+                                      f08_section_count_c(&s_recvbuf, recvcount),
+                                      f08_section_datatype(&s_recvbuf, datatype), op, comm, info,
+                                      request, &f08_error);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Reduce_scatter_block_init_c_f08ts = PMPI_Reduce_scatter_block_init_c_f08ts
@@ -4882,16 +4975,22 @@ void PMPI_Igather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const M
                         const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                         MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igather", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Igather", "sendbuf",
+                           ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igather", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Igather", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
-                  root, comm, request, &f08_error);
+    pmpi_igather_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                  f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                  f08_section_count(&s_recvbuf, recvcount),
+                  f08_section_datatype(&s_recvbuf, recvtype), root, comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igather_f08ts = PMPI_Igather_f08ts
@@ -4914,16 +5013,22 @@ void PMPI_Igather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                           const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                           MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igather_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Igather_c", "sendbuf",
+                           ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igather_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Igather_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
-                    root, comm, request, &f08_error);
+    pmpi_igather_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                    f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                    f08_section_count_c(&s_recvbuf, recvcount),
+                    f08_section_datatype(&s_recvbuf, recvtype), root, comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igather_c_f08ts = PMPI_Igather_c_f08ts
@@ -4938,16 +5043,23 @@ void PMPI_Gather_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                             const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                             MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gather_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Gather_init",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gather_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Gather_init",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gather_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                      recvtype, root, comm, info, request, &f08_error);
+    pmpi_gather_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                      f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                      f08_section_count(&s_recvbuf, recvcount),
+                      f08_section_datatype(&s_recvbuf, recvtype), root, comm, info, request,
+                      &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gather_init_f08ts = PMPI_Gather_init_f08ts
@@ -4971,16 +5083,23 @@ void PMPI_Gather_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                               const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                               MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gather_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Gather_init_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gather_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Gather_init_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gather_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                        recvtype, root, comm, info, request, &f08_error);
+    pmpi_gather_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                        f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                        f08_section_count_c(&s_recvbuf, recvcount),
+                        f08_section_datatype(&s_recvbuf, recvtype), root, comm, info, request,
+                        &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gather_init_c_f08ts = PMPI_Gather_init_c_f08ts
@@ -5051,16 +5170,21 @@ void PMPI_Igatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const 
                          const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igatherv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Igatherv", "sendbuf",
+                           ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igatherv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Igatherv", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
-                   recvtype, root, comm, request, &f08_error);
+    pmpi_igatherv_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                   f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                   displs, f08_section_datatype(&s_recvbuf, recvtype), root, comm, request,
+                   &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igatherv_f08ts = PMPI_Igatherv_f08ts
@@ -5083,16 +5207,22 @@ void PMPI_Igatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                            const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                            MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Igatherv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Igatherv_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Igatherv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Igatherv_c", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_igatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
-                     recvtype, root, comm, request, &f08_error);
+    pmpi_igatherv_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                     f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                     displs, f08_section_datatype(&s_recvbuf, recvtype), root, comm, request,
+                     &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Igatherv_c_f08ts = PMPI_Igatherv_c_f08ts
@@ -5107,16 +5237,22 @@ void PMPI_Gatherv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                              const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                              const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gatherv_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Gatherv_init",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gatherv_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Gatherv_init", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gatherv_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
-                       displs, recvtype, root, comm, info, request, &f08_error);
+    pmpi_gatherv_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                       f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                       displs, f08_section_datatype(&s_recvbuf, recvtype), root, comm, info,
+                       request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gatherv_init_f08ts = PMPI_Gatherv_init_f08ts
@@ -5142,16 +5278,22 @@ void PMPI_Gatherv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                                const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                                const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Gatherv_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Gatherv_init_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Gatherv_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Gatherv_init_c", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_gatherv_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
-                         displs, recvtype, root, comm, info, request, &f08_error);
+    pmpi_gatherv_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                         f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                         displs, f08_section_datatype(&s_recvbuf, recvtype), root, comm, info,
+                         request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Gatherv_init_c_f08ts = PMPI_Gatherv_init_c_f08ts
@@ -5219,16 +5361,22 @@ void PMPI_Iscatter_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const 
                          const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                          MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatter", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Iscatter", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatter", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Iscatter", "recvbuf",
+                           ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatter_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
-                   root, comm, request, &f08_error);
+    pmpi_iscatter_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                   f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                   f08_section_count(&s_recvbuf, recvcount),
+                   f08_section_datatype(&s_recvbuf, recvtype), root, comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatter_f08ts = PMPI_Iscatter_f08ts
@@ -5251,16 +5399,22 @@ void PMPI_Iscatter_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                            const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatter_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Iscatter_c",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatter_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Iscatter_c",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatter_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
-                     root, comm, request, &f08_error);
+    pmpi_iscatter_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                     f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                     f08_section_count_c(&s_recvbuf, recvcount),
+                     f08_section_datatype(&s_recvbuf, recvtype), root, comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatter_c_f08ts = PMPI_Iscatter_c_f08ts
@@ -5275,16 +5429,23 @@ void PMPI_Scatter_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                              const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                              MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatter_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Scatter_init",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatter_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Scatter_init",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatter_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                       recvtype, root, comm, info, request, &f08_error);
+    pmpi_scatter_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                       f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                       f08_section_count(&s_recvbuf, recvcount),
+                       f08_section_datatype(&s_recvbuf, recvtype), root, comm, info, request,
+                       &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatter_init_f08ts = PMPI_Scatter_init_f08ts
@@ -5308,16 +5469,23 @@ void PMPI_Scatter_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                                const MPI_Fint *root, const MPI_Fint *comm, const MPI_Fint *info,
                                MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatter_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Scatter_init_c",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatter_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Scatter_init_c",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatter_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                         recvtype, root, comm, info, request, &f08_error);
+    pmpi_scatter_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                         f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                         f08_section_count_c(&s_recvbuf, recvcount),
+                         f08_section_datatype(&s_recvbuf, recvtype), root, comm, info, request,
+                         &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatter_init_c_f08ts = PMPI_Scatter_init_c_f08ts
@@ -5387,16 +5555,22 @@ void PMPI_Iscatterv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts, cons
                           const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatterv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Iscatterv", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatterv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Iscatterv", "recvbuf",
+                           ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatterv_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address, recvcount,
-                    recvtype, root, comm, request, &f08_error);
+    pmpi_iscatterv_(s_sendbuf.address, sendcounts, displs,
+                    f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                    f08_section_count(&s_recvbuf, recvcount),
+                    f08_section_datatype(&s_recvbuf, recvtype), root, comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatterv_f08ts = PMPI_Iscatterv_f08ts
@@ -5420,16 +5594,22 @@ void PMPI_Iscatterv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcounts,
                             const MPI_Fint *root, const MPI_Fint *comm, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iscatterv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Iscatterv_c", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iscatterv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Iscatterv_c",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iscatterv_c_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address, recvcount,
-                      recvtype, root, comm, request, &f08_error);
+    pmpi_iscatterv_c_(s_sendbuf.address, sendcounts, displs,
+                      f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                      f08_section_count_c(&s_recvbuf, recvcount),
+                      f08_section_datatype(&s_recvbuf, recvtype), root, comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iscatterv_c_f08ts = PMPI_Iscatterv_c_f08ts
@@ -5444,16 +5624,23 @@ void PMPI_Scatterv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                               const MPI_Fint *recvtype, const MPI_Fint *root, const MPI_Fint *comm,
                               const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatterv_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Scatterv_init", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatterv_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Scatterv_init",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatterv_init_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address,
-                        recvcount, recvtype, root, comm, info, request, &f08_error);
+    pmpi_scatterv_init_(s_sendbuf.address, sendcounts, displs,
+                        f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                        f08_section_count(&s_recvbuf, recvcount),
+                        f08_section_datatype(&s_recvbuf, recvtype), root, comm, info, request,
+                        &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatterv_init_f08ts = PMPI_Scatterv_init_f08ts
@@ -5479,16 +5666,23 @@ void PMPI_Scatterv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount
                                 const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Scatterv_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Scatterv_init_c", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Scatterv_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_whole(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Scatterv_init_c",
+                           "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_scatterv_init_c_(c_sendbuf.address, sendcounts, displs, sendtype, c_recvbuf.address,
-                          recvcount, recvtype, root, comm, info, request, &f08_error);
+    pmpi_scatterv_init_c_(s_sendbuf.address, sendcounts, displs,
+                          f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                          f08_section_count_c(&s_recvbuf, recvcount),
+                          f08_section_datatype(&s_recvbuf, recvtype), root, comm, info, request,
+                          &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Scatterv_init_c_f08ts = PMPI_Scatterv_init_c_f08ts
@@ -5554,16 +5748,22 @@ void PMPI_Iallgather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                            const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                            const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgather", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Iallgather",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgather", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Iallgather",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
-                     comm, request, &f08_error);
+    pmpi_iallgather_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                     f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                     f08_section_count(&s_recvbuf, recvcount),
+                     f08_section_datatype(&s_recvbuf, recvtype), comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgather_f08ts = PMPI_Iallgather_f08ts
@@ -5585,16 +5785,22 @@ void PMPI_Iallgather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                              const MPI_Count *recvcount, const MPI_Fint *recvtype,
                              const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgather_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Iallgather_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgather_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Iallgather_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                       recvtype, comm, request, &f08_error);
+    pmpi_iallgather_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                       f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                       f08_section_count_c(&s_recvbuf, recvcount),
+                       f08_section_datatype(&s_recvbuf, recvtype), comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgather_c_f08ts = PMPI_Iallgather_c_f08ts
@@ -5609,16 +5815,23 @@ void PMPI_Allgather_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                                const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgather_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Allgather_init",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgather_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Allgather_init",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgather_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                         recvtype, comm, info, request, &f08_error);
+    pmpi_allgather_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                         f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                         f08_section_count(&s_recvbuf, recvcount),
+                         f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                         &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgather_init_f08ts = PMPI_Allgather_init_f08ts
@@ -5642,16 +5855,23 @@ void PMPI_Allgather_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcoun
                                  const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                  MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgather_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Allgather_init_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgather_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Allgather_init_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgather_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                           recvtype, comm, info, request, &f08_error);
+    pmpi_allgather_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                           f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                           f08_section_count_c(&s_recvbuf, recvcount),
+                           f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                           &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgather_init_c_f08ts = PMPI_Allgather_init_c_f08ts
@@ -5721,16 +5941,22 @@ void PMPI_Iallgatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                             const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
                             MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgatherv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Iallgatherv",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgatherv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Iallgatherv", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts, displs,
-                      recvtype, comm, request, &f08_error);
+    pmpi_iallgatherv_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                      f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                      displs, f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                      &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgatherv_f08ts = PMPI_Iallgatherv_f08ts
@@ -5754,16 +5980,22 @@ void PMPI_Iallgatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                               const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Iallgatherv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Iallgatherv_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Iallgatherv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Iallgatherv_c", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_iallgatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
-                        displs, recvtype, comm, request, &f08_error);
+    pmpi_iallgatherv_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                        f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                        displs, f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                        &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Iallgatherv_c_f08ts = PMPI_Iallgatherv_c_f08ts
@@ -5778,16 +6010,22 @@ void PMPI_Allgatherv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                                 const MPI_Fint *recvtype, const MPI_Fint *comm,
                                 const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgatherv_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Allgatherv_init",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgatherv_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Allgatherv_init", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgatherv_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
-                          displs, recvtype, comm, info, request, &f08_error);
+    pmpi_allgatherv_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                          f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                          displs, f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                          &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgatherv_init_f08ts = PMPI_Allgatherv_init_f08ts
@@ -5812,16 +6050,22 @@ void PMPI_Allgatherv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcou
                                   const MPI_Fint *recvtype, const MPI_Fint *comm,
                                   const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Allgatherv_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Allgatherv_init_c",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Allgatherv_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Allgatherv_init_c", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_allgatherv_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcounts,
-                            displs, recvtype, comm, info, request, &f08_error);
+    pmpi_allgatherv_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                            f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                            recvcounts, displs, f08_section_datatype(&s_recvbuf, recvtype), comm,
+                            info, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Allgatherv_init_c_f08ts = PMPI_Allgatherv_init_c_f08ts
@@ -5886,16 +6130,22 @@ void PMPI_Ialltoall_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount, const
                           CFI_cdesc_t *recvbuf, const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                           const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoall", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Ialltoall",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoall", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Ialltoall",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoall_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount, recvtype,
-                    comm, request, &f08_error);
+    pmpi_ialltoall_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                    f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                    f08_section_count(&s_recvbuf, recvcount),
+                    f08_section_datatype(&s_recvbuf, recvtype), comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoall_f08ts = PMPI_Ialltoall_f08ts
@@ -5917,16 +6167,22 @@ void PMPI_Ialltoall_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount,
                             const MPI_Count *recvcount, const MPI_Fint *recvtype,
                             const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoall_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Ialltoall_c",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoall_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Ialltoall_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoall_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                      recvtype, comm, request, &f08_error);
+    pmpi_ialltoall_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                      f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                      f08_section_count_c(&s_recvbuf, recvcount),
+                      f08_section_datatype(&s_recvbuf, recvtype), comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoall_c_f08ts = PMPI_Ialltoall_c_f08ts
@@ -5941,16 +6197,23 @@ void PMPI_Alltoall_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcount,
                               const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoall_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Alltoall_init",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoall_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Alltoall_init",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoall_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                        recvtype, comm, info, request, &f08_error);
+    pmpi_alltoall_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                        f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                        f08_section_count(&s_recvbuf, recvcount),
+                        f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                        &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoall_init_f08ts = PMPI_Alltoall_init_f08ts
@@ -5974,16 +6237,23 @@ void PMPI_Alltoall_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcount
                                 const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoall_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Alltoall_init_c",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoall_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Alltoall_init_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoall_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                          recvtype, comm, info, request, &f08_error);
+    pmpi_alltoall_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                          f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                          f08_section_count_c(&s_recvbuf, recvcount),
+                          f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                          &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoall_init_c_f08ts = PMPI_Alltoall_init_c_f08ts
@@ -6054,16 +6324,22 @@ void PMPI_Ialltoallv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                            const MPI_Fint *recvtype, const MPI_Fint *comm, MPI_Fint *request,
                            MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoallv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Ialltoallv", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Ialltoallv", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoallv_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
-                     recvcounts, rdispls, recvtype, comm, request, &f08_error);
+    pmpi_ialltoallv_(s_sendbuf.address, sendcounts, sdispls,
+                     f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                     rdispls, f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                     &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoallv_f08ts = PMPI_Ialltoallv_f08ts
@@ -6087,16 +6363,22 @@ void PMPI_Ialltoallv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcounts,
                              const MPI_Aint *rdispls, const MPI_Fint *recvtype,
                              const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoallv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Ialltoallv_c", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Ialltoallv_c", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ialltoallv_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
-                       recvcounts, rdispls, recvtype, comm, request, &f08_error);
+    pmpi_ialltoallv_c_(s_sendbuf.address, sendcounts, sdispls,
+                       f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                       rdispls, f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                       &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ialltoallv_c_f08ts = PMPI_Ialltoallv_c_f08ts
@@ -6112,16 +6394,22 @@ void PMPI_Alltoallv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
                                const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoallv_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Alltoallv_init", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallv_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Alltoallv_init", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallv_init_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
-                         recvcounts, rdispls, recvtype, comm, info, request, &f08_error);
+    pmpi_alltoallv_init_(s_sendbuf.address, sendcounts, sdispls,
+                         f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address, recvcounts,
+                         rdispls, f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                         &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallv_init_f08ts = PMPI_Alltoallv_init_f08ts
@@ -6147,16 +6435,22 @@ void PMPI_Alltoallv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sendcoun
                                  const MPI_Fint *comm, const MPI_Fint *info, MPI_Fint *request,
                                  MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoallv_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Alltoallv_init_c", "sendbuf",
+                            ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallv_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Alltoallv_init_c", "recvbuf",
+                            ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_alltoallv_init_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
-                           recvcounts, rdispls, recvtype, comm, info, request, &f08_error);
+    pmpi_alltoallv_init_c_(s_sendbuf.address, sendcounts, sdispls,
+                           f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                           recvcounts, rdispls, f08_section_datatype(&s_recvbuf, recvtype), comm,
+                           info, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Alltoallv_init_c_f08ts = PMPI_Alltoallv_init_c_f08ts
@@ -6199,10 +6493,8 @@ void PMPI_Ialltoallw_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
     struct f08_choice c_sendbuf, c_recvbuf;
     if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ialltoallw", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallw", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ialltoallw", "recvbuf", ierror))
         return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_ialltoallw_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
                      recvcounts, rdispls, recvtypes, comm, request, &f08_error);
@@ -6224,10 +6516,8 @@ void PMPI_Alltoallw_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcounts,
     struct f08_choice c_sendbuf, c_recvbuf;
     if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Alltoallw_init", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallw_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Alltoallw_init", "recvbuf", ierror))
         return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_alltoallw_init_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
                          recvcounts, rdispls, recvtypes, comm, info, request, &f08_error);
@@ -6299,16 +6589,23 @@ void PMPI_Ineighbor_allgather_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
                                     const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                                     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgather", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Ineighbor_allgather",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgather", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Ineighbor_allgather",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgather_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                              recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_allgather_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                              f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                              f08_section_count(&s_recvbuf, recvcount),
+                              f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                              &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgather_f08ts = PMPI_Ineighbor_allgather_f08ts
@@ -6330,16 +6627,23 @@ void PMPI_Ineighbor_allgather_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sen
                                       const MPI_Count *recvcount, const MPI_Fint *recvtype,
                                       const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgather_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                           "MPI_Ineighbor_allgather_c", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgather_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype,
+                            "MPI_Ineighbor_allgather_c", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgather_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                recvcount, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_allgather_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                                f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                f08_section_count_c(&s_recvbuf, recvcount),
+                                f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                                &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgather_c_f08ts = PMPI_Ineighbor_allgather_c_f08ts
@@ -6355,16 +6659,23 @@ void PMPI_Neighbor_allgather_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *se
                                         const MPI_Fint *comm, const MPI_Fint *info,
                                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgather_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                           "MPI_Neighbor_allgather_init", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgather_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype,
+                            "MPI_Neighbor_allgather_init", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgather_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                  recvcount, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_allgather_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                                  f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                  f08_section_count(&s_recvbuf, recvcount),
+                                  f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                                  &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgather_init_f08ts = PMPI_Neighbor_allgather_init_f08ts
@@ -6390,16 +6701,23 @@ void PMPI_Neighbor_allgather_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count 
                                           const MPI_Fint *comm, const MPI_Fint *info,
                                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgather_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                           "MPI_Neighbor_allgather_init_c", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgather_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype,
+                            "MPI_Neighbor_allgather_init_c", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgather_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                    recvcount, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_allgather_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                                    f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                    f08_section_count_c(&s_recvbuf, recvcount),
+                                    f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                                    &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgather_init_c_f08ts = PMPI_Neighbor_allgather_init_c_f08ts
@@ -6473,16 +6791,22 @@ void PMPI_Ineighbor_allgatherv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendc
                                      const MPI_Fint *recvtype, const MPI_Fint *comm,
                                      MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgatherv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Ineighbor_allgatherv",
+                           "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgatherv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Ineighbor_allgatherv",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgatherv_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                               recvcounts, displs, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_allgatherv_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                               f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                               recvcounts, displs, f08_section_datatype(&s_recvbuf, recvtype), comm,
+                               request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgatherv_f08ts = PMPI_Ineighbor_allgatherv_f08ts
@@ -6507,16 +6831,22 @@ void PMPI_Ineighbor_allgatherv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *se
                                        const MPI_Fint *recvtype, const MPI_Fint *comm,
                                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_allgatherv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                           "MPI_Ineighbor_allgatherv_c", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_allgatherv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Ineighbor_allgatherv_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_allgatherv_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                 recvcounts, displs, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_allgatherv_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                                 f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                 recvcounts, displs, f08_section_datatype(&s_recvbuf, recvtype),
+                                 comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_allgatherv_c_f08ts = PMPI_Ineighbor_allgatherv_c_f08ts
@@ -6532,16 +6862,22 @@ void PMPI_Neighbor_allgatherv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *s
                                          const MPI_Fint *recvtype, const MPI_Fint *comm,
                                          const MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgatherv_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                           "MPI_Neighbor_allgatherv_init", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgatherv_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Neighbor_allgatherv_init",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgatherv_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                   recvcounts, displs, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_allgatherv_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                                   f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                   recvcounts, displs, f08_section_datatype(&s_recvbuf, recvtype),
+                                   comm, info, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgatherv_init_f08ts = PMPI_Neighbor_allgatherv_init_f08ts
@@ -6569,16 +6905,22 @@ void PMPI_Neighbor_allgatherv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count
                                            const MPI_Fint *info, MPI_Fint *request,
                                            MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_allgatherv_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_whole(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                           "MPI_Neighbor_allgatherv_init_c", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_allgatherv_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Neighbor_allgatherv_init_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_allgatherv_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                     recvcounts, displs, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_allgatherv_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                                     f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                     recvcounts, displs, f08_section_datatype(&s_recvbuf, recvtype),
+                                     comm, info, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_allgatherv_init_c_f08ts = PMPI_Neighbor_allgatherv_init_c_f08ts
@@ -6647,16 +6989,22 @@ void PMPI_Ineighbor_alltoall_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendcou
                                    const MPI_Fint *recvcount, const MPI_Fint *recvtype,
                                    const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoall", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype, "MPI_Ineighbor_alltoall",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoall", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype, "MPI_Ineighbor_alltoall",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoall_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                             recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_alltoall_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                             f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                             f08_section_count(&s_recvbuf, recvcount),
+                             f08_section_datatype(&s_recvbuf, recvtype), comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoall_f08ts = PMPI_Ineighbor_alltoall_f08ts
@@ -6678,16 +7026,23 @@ void PMPI_Ineighbor_alltoall_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *send
                                      const MPI_Count *recvcount, const MPI_Fint *recvtype,
                                      const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoall_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                            "MPI_Ineighbor_alltoall_c", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoall_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype,
+                            "MPI_Ineighbor_alltoall_c", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoall_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address, recvcount,
-                               recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_alltoall_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                               f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                               f08_section_count_c(&s_recvbuf, recvcount),
+                               f08_section_datatype(&s_recvbuf, recvtype), comm, request,
+                               &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoall_c_f08ts = PMPI_Ineighbor_alltoall_c_f08ts
@@ -6703,16 +7058,23 @@ void PMPI_Neighbor_alltoall_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sen
                                        const MPI_Fint *comm, const MPI_Fint *info,
                                        MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoall_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                            "MPI_Neighbor_alltoall_init", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoall_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype,
+                            "MPI_Neighbor_alltoall_init", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoall_init_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                 recvcount, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_alltoall_init_(s_sendbuf.address, f08_section_count(&s_sendbuf, sendcount),
+                                 f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                 f08_section_count(&s_recvbuf, recvcount),
+                                 f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                                 &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoall_init_f08ts = PMPI_Neighbor_alltoall_init_f08ts
@@ -6738,16 +7100,23 @@ void PMPI_Neighbor_alltoall_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *
                                          const MPI_Fint *comm, const MPI_Fint *info,
                                          MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoall_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, *sendcount, *sendtype,
+                            "MPI_Neighbor_alltoall_init_c", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoall_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, *recvcount, *recvtype,
+                            "MPI_Neighbor_alltoall_init_c", "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoall_init_c_(c_sendbuf.address, sendcount, sendtype, c_recvbuf.address,
-                                   recvcount, recvtype, comm, info, request, &f08_error);
+    pmpi_neighbor_alltoall_init_c_(s_sendbuf.address, f08_section_count_c(&s_sendbuf, sendcount),
+                                   f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                   f08_section_count_c(&s_recvbuf, recvcount),
+                                   f08_section_datatype(&s_recvbuf, recvtype), comm, info, request,
+                                   &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoall_init_c_f08ts = PMPI_Neighbor_alltoall_init_c_f08ts
@@ -6823,16 +7192,22 @@ void PMPI_Ineighbor_alltoallv_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
                                     const MPI_Fint *rdispls, const MPI_Fint *recvtype,
                                     const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoallv", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Ineighbor_alltoallv",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallv", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Ineighbor_alltoallv",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoallv_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
-                              recvcounts, rdispls, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_alltoallv_(s_sendbuf.address, sendcounts, sdispls,
+                              f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                              recvcounts, rdispls, f08_section_datatype(&s_recvbuf, recvtype), comm,
+                              request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoallv_f08ts = PMPI_Ineighbor_alltoallv_f08ts
@@ -6857,16 +7232,22 @@ void PMPI_Ineighbor_alltoallv_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count *sen
                                       const MPI_Aint *rdispls, const MPI_Fint *recvtype,
                                       const MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoallv_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Ineighbor_alltoallv_c",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallv_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Ineighbor_alltoallv_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_ineighbor_alltoallv_c_(c_sendbuf.address, sendcounts, sdispls, sendtype, c_recvbuf.address,
-                                recvcounts, rdispls, recvtype, comm, request, &f08_error);
+    pmpi_ineighbor_alltoallv_c_(s_sendbuf.address, sendcounts, sdispls,
+                                f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                recvcounts, rdispls, f08_section_datatype(&s_recvbuf, recvtype),
+                                comm, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Ineighbor_alltoallv_c_f08ts = PMPI_Ineighbor_alltoallv_c_f08ts
@@ -6883,17 +7264,22 @@ void PMPI_Neighbor_alltoallv_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *se
                                         const MPI_Fint *comm, const MPI_Fint *info,
                                         MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallv_init", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Neighbor_alltoallv_init",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallv_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Neighbor_alltoallv_init",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallv_init_(c_sendbuf.address, sendcounts, sdispls, sendtype,
-                                  c_recvbuf.address, recvcounts, rdispls, recvtype, comm, info,
-                                  request, &f08_error);
+    pmpi_neighbor_alltoallv_init_(s_sendbuf.address, sendcounts, sdispls,
+                                  f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                  recvcounts, rdispls, f08_section_datatype(&s_recvbuf, recvtype),
+                                  comm, info, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallv_init_f08ts = PMPI_Neighbor_alltoallv_init_f08ts
@@ -6921,17 +7307,22 @@ void PMPI_Neighbor_alltoallv_init_c_f08ts(CFI_cdesc_t *sendbuf, const MPI_Count 
                                           const MPI_Fint *comm, const MPI_Fint *info,
                                           MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallv_init_c", "sendbuf", ierror))
+    struct f08_section s_sendbuf, s_recvbuf;
+    if (!f08_section_blocks(&s_sendbuf, sendbuf, 1, *sendtype, "MPI_Neighbor_alltoallv_init_c",
+                            "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallv_init_c", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_section_blocks(&s_recvbuf, recvbuf, 1, *recvtype, "MPI_Neighbor_alltoallv_init_c",
+                            "recvbuf", ierror)) {
+        f08_section_free(&s_sendbuf);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_neighbor_alltoallv_init_c_(c_sendbuf.address, sendcounts, sdispls, sendtype,
-                                    c_recvbuf.address, recvcounts, rdispls, recvtype, comm, info,
-                                    request, &f08_error);
+    pmpi_neighbor_alltoallv_init_c_(s_sendbuf.address, sendcounts, sdispls,
+                                    f08_section_datatype(&s_sendbuf, sendtype), s_recvbuf.address,
+                                    recvcounts, rdispls, f08_section_datatype(&s_recvbuf, recvtype),
+                                    comm, info, request, &f08_error);
+    f08_section_free(&s_sendbuf);
+    f08_section_free(&s_recvbuf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Neighbor_alltoallv_init_c_f08ts = PMPI_Neighbor_alltoallv_init_c_f08ts
@@ -6976,10 +7367,8 @@ void PMPI_Ineighbor_alltoallw_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *sendco
     struct f08_choice c_sendbuf, c_recvbuf;
     if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Ineighbor_alltoallw", "sendbuf", ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallw", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Ineighbor_alltoallw", "recvbuf", ierror))
         return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_ineighbor_alltoallw_(c_sendbuf.address, sendcounts, sdispls, sendtypes, c_recvbuf.address,
                               recvcounts, rdispls, recvtypes, comm, request, &f08_error);
@@ -7001,12 +7390,12 @@ void PMPI_Neighbor_alltoallw_init_f08ts(CFI_cdesc_t *sendbuf, const MPI_Fint *se
                                         MPI_Fint *request, MPI_Fint *ierror)
 {
     struct f08_choice c_sendbuf, c_recvbuf;
-    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallw_init", "sendbuf", ierror))
+    if (!f08_choice_in(&c_sendbuf, sendbuf, false, "MPI_Neighbor_alltoallw_init", "sendbuf",
+                       ierror))
         return;
-    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallw_init", "recvbuf", ierror)) {
-        f08_choice_out(&c_sendbuf, sendbuf, false);
+    if (!f08_choice_in(&c_recvbuf, recvbuf, false, "MPI_Neighbor_alltoallw_init", "recvbuf",
+                       ierror))
         return;
-    }
     MPI_Fint f08_error = MPI_SUCCESS;
     pmpi_neighbor_alltoallw_init_(c_sendbuf.address, sendcounts, sdispls, sendtypes,
                                   c_recvbuf.address, recvcounts, rdispls, recvtypes, comm, info,
@@ -7197,12 +7586,15 @@ void PMPI_Put_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                     const MPI_Aint *target_disp, const MPI_Fint *target_count,
                     const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Put", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Put", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_put_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_put_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+              f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
               target_count, target_datatype, win, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Put_f08ts = PMPI_Put_f08ts
@@ -7222,12 +7614,15 @@ void PMPI_Put_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                       const MPI_Aint *target_disp, const MPI_Count *target_count,
                       const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Put_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Put_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_put_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_put_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
                 target_count, target_datatype, win, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Put_c_f08ts = PMPI_Put_c_f08ts
@@ -7241,12 +7636,15 @@ void PMPI_Get_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                     const MPI_Aint *target_disp, const MPI_Fint *target_count,
                     const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Get", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_get_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+              f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
               target_count, target_datatype, win, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_f08ts = PMPI_Get_f08ts
@@ -7266,12 +7664,15 @@ void PMPI_Get_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                       const MPI_Aint *target_disp, const MPI_Count *target_count,
                       const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Get_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_get_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
                 target_count, target_datatype, win, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_c_f08ts = PMPI_Get_c_f08ts
@@ -7287,12 +7688,15 @@ void PMPI_Accumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_coun
                            const MPI_Fint *target_datatype, const MPI_Fint *op, const MPI_Fint *win,
                            MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Accumulate", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Accumulate", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_accumulate_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
-                     target_count, target_datatype, op, win, &f08_error);
+    pmpi_accumulate_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+                     f08_section_datatype(&s_origin_addr, origin_datatype), target_rank,
+                     target_disp, target_count, target_datatype, op, win, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Accumulate_f08ts = PMPI_Accumulate_f08ts
@@ -7315,12 +7719,15 @@ void PMPI_Accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_c
                              const MPI_Fint *target_datatype, const MPI_Fint *op,
                              const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Accumulate_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Accumulate_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_accumulate_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank,
+    pmpi_accumulate_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                       f08_section_datatype(&s_origin_addr, origin_datatype), target_rank,
                        target_disp, target_count, target_datatype, op, win, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Accumulate_c_f08ts = PMPI_Accumulate_c_f08ts
@@ -7338,17 +7745,23 @@ void PMPI_Get_accumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_
                                const MPI_Fint *target_count, const MPI_Fint *target_datatype,
                                const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr, c_result_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get_accumulate", "origin_addr", ierror))
+    struct f08_section s_origin_addr, s_result_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Get_accumulate", "origin_addr", ierror))
         return;
-    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Get_accumulate", "result_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
+    if (!f08_section_whole(&s_result_addr, result_addr, *result_count, *result_datatype,
+                           "MPI_Get_accumulate", "result_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_accumulate_(c_origin_addr.address, origin_count, origin_datatype,
-                         c_result_addr.address, result_count, result_datatype, target_rank,
+    pmpi_get_accumulate_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+                         f08_section_datatype(&s_origin_addr, origin_datatype),
+                         s_result_addr.address, f08_section_count(&s_result_addr, result_count),
+                         f08_section_datatype(&s_result_addr, result_datatype), target_rank,
                          target_disp, target_count, target_datatype, op, win, &f08_error);
+    f08_section_free(&s_origin_addr);
+    f08_section_free(&s_result_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_accumulate_f08ts = PMPI_Get_accumulate_f08ts
@@ -7374,17 +7787,23 @@ void PMPI_Get_accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *orig
                                  const MPI_Count *target_count, const MPI_Fint *target_datatype,
                                  const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr, c_result_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Get_accumulate_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr, s_result_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Get_accumulate_c", "origin_addr", ierror))
         return;
-    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Get_accumulate_c", "result_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
+    if (!f08_section_whole(&s_result_addr, result_addr, *result_count, *result_datatype,
+                           "MPI_Get_accumulate_c", "result_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_get_accumulate_c_(c_origin_addr.address, origin_count, origin_datatype,
-                           c_result_addr.address, result_count, result_datatype, target_rank,
+    pmpi_get_accumulate_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                           f08_section_datatype(&s_origin_addr, origin_datatype),
+                           s_result_addr.address, f08_section_count_c(&s_result_addr, result_count),
+                           f08_section_datatype(&s_result_addr, result_datatype), target_rank,
                            target_disp, target_count, target_datatype, op, win, &f08_error);
+    f08_section_free(&s_origin_addr);
+    f08_section_free(&s_result_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Get_accumulate_c_f08ts = PMPI_Get_accumulate_c_f08ts
@@ -7397,16 +7816,20 @@ void PMPI_Fetch_and_op_f08ts(CFI_cdesc_t *origin_addr, CFI_cdesc_t *result_addr,
                              const MPI_Aint *target_disp, const MPI_Fint *op, const MPI_Fint *win,
                              MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr, c_result_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Fetch_and_op", "origin_addr", ierror))
+    struct f08_section s_origin_addr, s_result_addr;
+    if (!f08_section_first(&s_origin_addr, origin_addr, 1, *datatype, "MPI_Fetch_and_op",
+                           "origin_addr", ierror))
         return;
-    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Fetch_and_op", "result_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
+    if (!f08_section_first(&s_result_addr, result_addr, 1, *datatype, "MPI_Fetch_and_op",
+                           "result_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_fetch_and_op_(c_origin_addr.address, c_result_addr.address, datatype, target_rank,
+    pmpi_fetch_and_op_(s_origin_addr.address, s_result_addr.address, datatype, target_rank,
                        target_disp, op, win, &f08_error);
+    f08_section_free(&s_origin_addr);
+    f08_section_free(&s_result_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Fetch_and_op_f08ts = PMPI_Fetch_and_op_f08ts
@@ -7419,21 +7842,27 @@ void PMPI_Compare_and_swap_f08ts(CFI_cdesc_t *origin_addr, CFI_cdesc_t *compare_
                                  const MPI_Fint *target_rank, const MPI_Aint *target_disp,
                                  const MPI_Fint *win, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr, c_compare_addr, c_result_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Compare_and_swap", "origin_addr", ierror))
+    struct f08_section s_origin_addr, s_compare_addr, s_result_addr;
+    if (!f08_section_first(&s_origin_addr, origin_addr, 1, *datatype, "MPI_Compare_and_swap",
+                           "origin_addr", ierror))
         return;
-    if (!f08_choice_in(&c_compare_addr, compare_addr, false, "MPI_Compare_and_swap", "compare_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
+    if (!f08_section_first(&s_compare_addr, compare_addr, 1, *datatype, "MPI_Compare_and_swap",
+                           "compare_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
         return;
     }
-    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Compare_and_swap", "result_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
-        f08_choice_out(&c_compare_addr, compare_addr, false);
+    if (!f08_section_first(&s_result_addr, result_addr, 1, *datatype, "MPI_Compare_and_swap",
+                           "result_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
+        f08_section_free(&s_compare_addr);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_compare_and_swap_(c_origin_addr.address, c_compare_addr.address, c_result_addr.address,
+    pmpi_compare_and_swap_(s_origin_addr.address, s_compare_addr.address, s_result_addr.address,
                            datatype, target_rank, target_disp, win, &f08_error);
+    f08_section_free(&s_origin_addr);
+    f08_section_free(&s_compare_addr);
+    f08_section_free(&s_result_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Compare_and_swap_f08ts = PMPI_Compare_and_swap_f08ts
@@ -7449,12 +7878,15 @@ void PMPI_Rput_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                      const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                      MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rput", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Rput", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rput_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_rput_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+               f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
                target_count, target_datatype, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rput_f08ts = PMPI_Rput_f08ts
@@ -7478,12 +7910,15 @@ void PMPI_Rput_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                        const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                        MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rput_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Rput_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rput_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_rput_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                 f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
                  target_count, target_datatype, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rput_c_f08ts = PMPI_Rput_c_f08ts
@@ -7498,12 +7933,15 @@ void PMPI_Rget_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_count,
                      const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                      MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Rget", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_rget_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+               f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
                target_count, target_datatype, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_f08ts = PMPI_Rget_f08ts
@@ -7527,12 +7965,15 @@ void PMPI_Rget_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_count,
                        const MPI_Fint *target_datatype, const MPI_Fint *win, MPI_Fint *request,
                        MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Rget_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank, target_disp,
+    pmpi_rget_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                 f08_section_datatype(&s_origin_addr, origin_datatype), target_rank, target_disp,
                  target_count, target_datatype, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_c_f08ts = PMPI_Rget_c_f08ts
@@ -7548,12 +7989,15 @@ void PMPI_Raccumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin_cou
                             const MPI_Fint *target_datatype, const MPI_Fint *op,
                             const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Raccumulate", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Raccumulate", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_raccumulate_(c_origin_addr.address, origin_count, origin_datatype, target_rank,
+    pmpi_raccumulate_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+                      f08_section_datatype(&s_origin_addr, origin_datatype), target_rank,
                       target_disp, target_count, target_datatype, op, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Raccumulate_f08ts = PMPI_Raccumulate_f08ts
@@ -7578,12 +8022,15 @@ void PMPI_Raccumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *origin_
                               const MPI_Fint *target_datatype, const MPI_Fint *op,
                               const MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Raccumulate_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Raccumulate_c", "origin_addr", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_raccumulate_c_(c_origin_addr.address, origin_count, origin_datatype, target_rank,
+    pmpi_raccumulate_c_(s_origin_addr.address, f08_section_count_c(&s_origin_addr, origin_count),
+                        f08_section_datatype(&s_origin_addr, origin_datatype), target_rank,
                         target_disp, target_count, target_datatype, op, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Raccumulate_c_f08ts = PMPI_Raccumulate_c_f08ts
@@ -7603,17 +8050,23 @@ void PMPI_Rget_accumulate_f08ts(CFI_cdesc_t *origin_addr, const MPI_Fint *origin
                                 const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr, c_result_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget_accumulate", "origin_addr", ierror))
+    struct f08_section s_origin_addr, s_result_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Rget_accumulate", "origin_addr", ierror))
         return;
-    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Rget_accumulate", "result_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
+    if (!f08_section_whole(&s_result_addr, result_addr, *result_count, *result_datatype,
+                           "MPI_Rget_accumulate", "result_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_accumulate_(c_origin_addr.address, origin_count, origin_datatype,
-                          c_result_addr.address, result_count, result_datatype, target_rank,
+    pmpi_rget_accumulate_(s_origin_addr.address, f08_section_count(&s_origin_addr, origin_count),
+                          f08_section_datatype(&s_origin_addr, origin_datatype),
+                          s_result_addr.address, f08_section_count(&s_result_addr, result_count),
+                          f08_section_datatype(&s_result_addr, result_datatype), target_rank,
                           target_disp, target_count, target_datatype, op, win, request, &f08_error);
+    f08_section_free(&s_origin_addr);
+    f08_section_free(&s_result_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_accumulate_f08ts = PMPI_Rget_accumulate_f08ts
@@ -7643,18 +8096,26 @@ void PMPI_Rget_accumulate_c_f08ts(CFI_cdesc_t *origin_addr, const MPI_Count *ori
                                   const MPI_Fint *op, const MPI_Fint *win, MPI_Fint *request,
                                   MPI_Fint *ierror)
 {
-    struct f08_choice c_origin_addr, c_result_addr;
-    if (!f08_choice_in(&c_origin_addr, origin_addr, false, "MPI_Rget_accumulate_c", "origin_addr", ierror))
+    struct f08_section s_origin_addr, s_result_addr;
+    if (!f08_section_whole(&s_origin_addr, origin_addr, *origin_count, *origin_datatype,
+                           "MPI_Rget_accumulate_c", "origin_addr", ierror))
         return;
-    if (!f08_choice_in(&c_result_addr, result_addr, false, "MPI_Rget_accumulate_c", "result_addr", ierror)) {
-        f08_choice_out(&c_origin_addr, origin_addr, false);
+    if (!f08_section_whole(&s_result_addr, result_addr, *result_count, *result_datatype,
+                           "MPI_Rget_accumulate_c", "result_addr", ierror)) {
+        f08_section_free(&s_origin_addr);
         return;
     }
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_rget_accumulate_c_(c_origin_addr.address, origin_count, origin_datatype,
-                            c_result_addr.address, result_count, result_datatype, target_rank,
+    pmpi_rget_accumulate_c_(s_origin_addr.address,
+                            f08_section_count_c(&s_origin_addr, origin_count),
+                            f08_section_datatype(&s_origin_addr, origin_datatype),
+                            s_result_addr.address,
+                            f08_section_count_c(&s_result_addr, result_count),
+                            f08_section_datatype(&s_result_addr, result_datatype), target_rank,
                             target_disp, target_count, target_datatype, op, win, request,
                             &f08_error);
+    f08_section_free(&s_origin_addr);
+    f08_section_free(&s_result_addr);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_Rget_accumulate_c_f08ts = PMPI_Rget_accumulate_c_f08ts
@@ -8249,11 +8710,13 @@ void PMPI_File_iread_at_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI_
                               const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
                               MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_at", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_(fh, offset, s_buf.address, f08_section_count(&s_buf, count),
+                        f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_f08ts = PMPI_File_iread_at_f08ts
@@ -8272,11 +8735,13 @@ void PMPI_File_iread_at_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CF
                                 const MPI_Count *count, const MPI_Fint *datatype, MPI_Fint *request,
                                 MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_at_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_c_(fh, offset, s_buf.address, f08_section_count_c(&s_buf, count),
+                          f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_c_f08ts = PMPI_File_iread_at_c_f08ts
@@ -8288,11 +8753,14 @@ void PMPI_File_iread_at_all_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, 
                                   const MPI_Fint *count, const MPI_Fint *datatype,
                                   MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at_all", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_at_all", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_all_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_all_(fh, offset, s_buf.address, f08_section_count(&s_buf, count),
+                            f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_all_f08ts = PMPI_File_iread_at_all_f08ts
@@ -8311,11 +8779,14 @@ void PMPI_File_iread_at_all_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset
                                     const MPI_Count *count, const MPI_Fint *datatype,
                                     MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_at_all_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_at_all_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_at_all_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_at_all_c_(fh, offset, s_buf.address, f08_section_count_c(&s_buf, count),
+                              f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_at_all_c_f08ts = PMPI_File_iread_at_all_c_f08ts
@@ -8395,11 +8866,13 @@ void pmpi_file_iread_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
 void PMPI_File_iread_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                            const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                     f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_f08ts = PMPI_File_iread_f08ts
@@ -8416,11 +8889,13 @@ static void pmpi_file_iread_c_(const MPI_Fint *fh, void *buf, const MPI_Count *c
 void PMPI_File_iread_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                              const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_c_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                       f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_c_f08ts = PMPI_File_iread_c_f08ts
@@ -8430,11 +8905,13 @@ void pmpi_file_iread_all_(const MPI_Fint *fh, void *buf, const MPI_Fint *count,
 void PMPI_File_iread_all_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_all", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_all_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_all_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                         f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_all_f08ts = PMPI_File_iread_all_f08ts
@@ -8451,11 +8928,13 @@ static void pmpi_file_iread_all_c_(const MPI_Fint *fh, void *buf, const MPI_Coun
 void PMPI_File_iread_all_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                  const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_all_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_all_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_all_c_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_all_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                           f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_all_c_f08ts = PMPI_File_iread_all_c_f08ts
@@ -8500,11 +8979,14 @@ void pmpi_file_iread_shared_(const MPI_Fint *fh, void *buf, const MPI_Fint *coun
 void PMPI_File_iread_shared_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                   const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_shared", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_shared", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_shared_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_shared_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                            f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_shared_f08ts = PMPI_File_iread_shared_f08ts
@@ -8521,11 +9003,14 @@ static void pmpi_file_iread_shared_c_(const MPI_Fint *fh, void *buf, const MPI_C
 void PMPI_File_iread_shared_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                     const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iread_shared_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iread_shared_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iread_shared_c_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iread_shared_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                              f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iread_shared_c_f08ts = PMPI_File_iread_shared_c_f08ts
@@ -8572,11 +9057,14 @@ void PMPI_File_read_at_all_begin_f08ts(const MPI_Fint *fh, const MPI_Offset *off
                                        CFI_cdesc_t *buf, const MPI_Fint *count,
                                        const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_at_all_begin", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_read_at_all_begin", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_begin_(fh, offset, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_read_at_all_begin_(fh, offset, s_buf.address, f08_section_count(&s_buf, count),
+                                 f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_begin_f08ts = PMPI_File_read_at_all_begin_f08ts
@@ -8593,11 +9081,14 @@ void PMPI_File_read_at_all_begin_c_f08ts(const MPI_Fint *fh, const MPI_Offset *o
                                          CFI_cdesc_t *buf, const MPI_Count *count,
                                          const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_at_all_begin_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_read_at_all_begin_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_begin_c_(fh, offset, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_read_at_all_begin_c_(fh, offset, s_buf.address, f08_section_count_c(&s_buf, count),
+                                   f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_begin_c_f08ts = PMPI_File_read_at_all_begin_c_f08ts
@@ -8607,11 +9098,14 @@ void pmpi_file_read_all_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint *co
 void PMPI_File_read_all_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                     const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_all_begin", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_read_all_begin", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_begin_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_read_all_begin_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                              f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_begin_f08ts = PMPI_File_read_all_begin_f08ts
@@ -8626,11 +9120,14 @@ static void pmpi_file_read_all_begin_c_(const MPI_Fint *fh, void *buf, const MPI
 void PMPI_File_read_all_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                       const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_all_begin_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_read_all_begin_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_read_all_begin_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                                f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_begin_c_f08ts = PMPI_File_read_all_begin_c_f08ts
@@ -8640,11 +9137,14 @@ void pmpi_file_read_ordered_begin_(const MPI_Fint *fh, void *buf, const MPI_Fint
 void PMPI_File_read_ordered_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                         const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_ordered_begin", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_read_ordered_begin", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_begin_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_read_ordered_begin_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                                  f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_begin_f08ts = PMPI_File_read_ordered_begin_f08ts
@@ -8660,11 +9160,14 @@ void PMPI_File_read_ordered_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                           const MPI_Count *count, const MPI_Fint *datatype,
                                           MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_ordered_begin_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_read_ordered_begin_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_read_ordered_begin_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                                    f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_begin_c_f08ts = PMPI_File_read_ordered_begin_c_f08ts
@@ -8754,11 +9257,13 @@ void PMPI_File_iwrite_at_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, CFI
                                const MPI_Fint *count, const MPI_Fint *datatype, MPI_Fint *request,
                                MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_at", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_(fh, offset, s_buf.address, f08_section_count(&s_buf, count),
+                         f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_f08ts = PMPI_File_iwrite_at_f08ts
@@ -8777,11 +9282,13 @@ void PMPI_File_iwrite_at_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offset, C
                                  const MPI_Count *count, const MPI_Fint *datatype,
                                  MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_at_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_c_(fh, offset, s_buf.address, f08_section_count_c(&s_buf, count),
+                           f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_c_f08ts = PMPI_File_iwrite_at_c_f08ts
@@ -8793,11 +9300,14 @@ void PMPI_File_iwrite_at_all_f08ts(const MPI_Fint *fh, const MPI_Offset *offset,
                                    const MPI_Fint *count, const MPI_Fint *datatype,
                                    MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at_all", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_at_all", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_all_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_all_(fh, offset, s_buf.address, f08_section_count(&s_buf, count),
+                             f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_all_f08ts = PMPI_File_iwrite_at_all_f08ts
@@ -8817,11 +9327,14 @@ void PMPI_File_iwrite_at_all_c_f08ts(const MPI_Fint *fh, const MPI_Offset *offse
                                      const MPI_Count *count, const MPI_Fint *datatype,
                                      MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_at_all_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_at_all_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_at_all_c_(fh, offset, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_at_all_c_(fh, offset, s_buf.address, f08_section_count_c(&s_buf, count),
+                               f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_at_all_c_f08ts = PMPI_File_iwrite_at_all_c_f08ts
@@ -8901,11 +9414,13 @@ void pmpi_file_iwrite_(const MPI_Fint *fh, const void *buf, const MPI_Fint *coun
 void PMPI_File_iwrite_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                             const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                      f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_f08ts = PMPI_File_iwrite_f08ts
@@ -8922,11 +9437,13 @@ static void pmpi_file_iwrite_c_(const MPI_Fint *fh, const void *buf, const MPI_C
 void PMPI_File_iwrite_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                               const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_c", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_c_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                        f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_c_f08ts = PMPI_File_iwrite_c_f08ts
@@ -8936,11 +9453,13 @@ void pmpi_file_iwrite_all_(const MPI_Fint *fh, const void *buf, const MPI_Fint *
 void PMPI_File_iwrite_all_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                 const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_all", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_all", "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_all_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_all_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                          f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_all_f08ts = PMPI_File_iwrite_all_f08ts
@@ -8957,11 +9476,14 @@ static void pmpi_file_iwrite_all_c_(const MPI_Fint *fh, const void *buf, const M
 void PMPI_File_iwrite_all_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                   const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_all_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_all_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_all_c_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_all_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                            f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_all_c_f08ts = PMPI_File_iwrite_all_c_f08ts
@@ -9006,11 +9528,14 @@ void pmpi_file_iwrite_shared_(const MPI_Fint *fh, const void *buf, const MPI_Fin
 void PMPI_File_iwrite_shared_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                    const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_shared", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_shared", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_shared_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_shared_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                             f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_shared_f08ts = PMPI_File_iwrite_shared_f08ts
@@ -9028,11 +9553,14 @@ static void pmpi_file_iwrite_shared_c_(const MPI_Fint *fh, const void *buf, cons
 void PMPI_File_iwrite_shared_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                      const MPI_Fint *datatype, MPI_Fint *request, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_iwrite_shared_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_iwrite_shared_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_iwrite_shared_c_(fh, c_buf.address, count, datatype, request, &f08_error);
+    pmpi_file_iwrite_shared_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                               f08_section_datatype(&s_buf, datatype), request, &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_iwrite_shared_c_f08ts = PMPI_File_iwrite_shared_c_f08ts
@@ -9079,11 +9607,14 @@ void PMPI_File_write_at_all_begin_f08ts(const MPI_Fint *fh, const MPI_Offset *of
                                         CFI_cdesc_t *buf, const MPI_Fint *count,
                                         const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_at_all_begin", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_write_at_all_begin", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_begin_(fh, offset, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_write_at_all_begin_(fh, offset, s_buf.address, f08_section_count(&s_buf, count),
+                                  f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_begin_f08ts = PMPI_File_write_at_all_begin_f08ts
@@ -9100,11 +9631,14 @@ void PMPI_File_write_at_all_begin_c_f08ts(const MPI_Fint *fh, const MPI_Offset *
                                           CFI_cdesc_t *buf, const MPI_Count *count,
                                           const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_at_all_begin_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_write_at_all_begin_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_begin_c_(fh, offset, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_write_at_all_begin_c_(fh, offset, s_buf.address, f08_section_count_c(&s_buf, count),
+                                    f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_begin_c_f08ts = PMPI_File_write_at_all_begin_c_f08ts
@@ -9114,11 +9648,14 @@ void pmpi_file_write_all_begin_(const MPI_Fint *fh, const void *buf, const MPI_F
 void PMPI_File_write_all_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Fint *count,
                                      const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_all_begin", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_write_all_begin", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_begin_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_write_all_begin_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                               f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_begin_f08ts = PMPI_File_write_all_begin_f08ts
@@ -9134,11 +9671,14 @@ static void pmpi_file_write_all_begin_c_(const MPI_Fint *fh, const void *buf,
 void PMPI_File_write_all_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, const MPI_Count *count,
                                        const MPI_Fint *datatype, MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_all_begin_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_write_all_begin_c", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_write_all_begin_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                                 f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_begin_c_f08ts = PMPI_File_write_all_begin_c_f08ts
@@ -9149,11 +9689,14 @@ void PMPI_File_write_ordered_begin_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                          const MPI_Fint *count, const MPI_Fint *datatype,
                                          MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_ordered_begin", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_write_ordered_begin", "buf",
+                           ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_begin_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_write_ordered_begin_(fh, s_buf.address, f08_section_count(&s_buf, count),
+                                   f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_begin_f08ts = PMPI_File_write_ordered_begin_f08ts
@@ -9170,11 +9713,14 @@ void PMPI_File_write_ordered_begin_c_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf,
                                            const MPI_Count *count, const MPI_Fint *datatype,
                                            MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_ordered_begin_c", "buf", ierror))
+    struct f08_section s_buf;
+    if (!f08_section_whole(&s_buf, buf, *count, *datatype, "MPI_File_write_ordered_begin_c",
+                           "buf", ierror))
         return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_begin_c_(fh, c_buf.address, count, datatype, &f08_error);
+    pmpi_file_write_ordered_begin_c_(fh, s_buf.address, f08_section_count_c(&s_buf, count),
+                                     f08_section_datatype(&s_buf, datatype), &f08_error);
+    f08_section_free(&s_buf);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_begin_c_f08ts = PMPI_File_write_ordered_begin_c_f08ts
@@ -9183,11 +9729,8 @@ void pmpi_file_read_at_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status,
 void PMPI_File_read_at_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                      MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_at_all_end", "buf", ierror))
-        return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_at_all_end_(fh, c_buf.address, status, &f08_error);
+    pmpi_file_read_at_all_end_(fh, buf->base_addr, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_at_all_end_f08ts = PMPI_File_read_at_all_end_f08ts
@@ -9196,11 +9739,8 @@ void pmpi_file_read_all_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status, MP
 void PMPI_File_read_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                   MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_all_end", "buf", ierror))
-        return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_all_end_(fh, c_buf.address, status, &f08_error);
+    pmpi_file_read_all_end_(fh, buf->base_addr, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_all_end_f08ts = PMPI_File_read_all_end_f08ts
@@ -9209,11 +9749,8 @@ void pmpi_file_read_ordered_end_(const MPI_Fint *fh, void *buf, MPI_Fint *status
 void PMPI_File_read_ordered_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_read_ordered_end", "buf", ierror))
-        return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_read_ordered_end_(fh, c_buf.address, status, &f08_error);
+    pmpi_file_read_ordered_end_(fh, buf->base_addr, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_read_ordered_end_f08ts = PMPI_File_read_ordered_end_f08ts
@@ -9223,11 +9760,8 @@ void pmpi_file_write_at_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *
 void PMPI_File_write_at_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                       MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_at_all_end", "buf", ierror))
-        return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_at_all_end_(fh, c_buf.address, status, &f08_error);
+    pmpi_file_write_at_all_end_(fh, buf->base_addr, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_at_all_end_f08ts = PMPI_File_write_at_all_end_f08ts
@@ -9237,11 +9771,8 @@ void pmpi_file_write_all_end_(const MPI_Fint *fh, const void *buf, MPI_Fint *sta
 void PMPI_File_write_all_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                    MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_all_end", "buf", ierror))
-        return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_all_end_(fh, c_buf.address, status, &f08_error);
+    pmpi_file_write_all_end_(fh, buf->base_addr, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_all_end_f08ts = PMPI_File_write_all_end_f08ts
@@ -9251,11 +9782,8 @@ void pmpi_file_write_ordered_end_(const MPI_Fint *fh, const void *buf, MPI_Fint 
 void PMPI_File_write_ordered_end_f08ts(const MPI_Fint *fh, CFI_cdesc_t *buf, MPI_Fint *status,
                                        MPI_Fint *ierror)
 {
-    struct f08_choice c_buf;
-    if (!f08_choice_in(&c_buf, buf, false, "MPI_File_write_ordered_end", "buf", ierror))
-        return;
     MPI_Fint f08_error = MPI_SUCCESS;
-    pmpi_file_write_ordered_end_(fh, c_buf.address, status, &f08_error);
+    pmpi_file_write_ordered_end_(fh, buf->base_addr, status, &f08_error);
     f08_set_ierror(ierror, f08_error);
 }
 #pragma weak MPI_File_write_ordered_end_f08ts = PMPI_File_write_ordered_end_f08ts

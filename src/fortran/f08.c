@@ -12,7 +12,7 @@
 /* Contiguous when each dimension's stride is the size of the dimensions before it; a
  * dimension of one element may have any stride, an empty array is contiguous, and an
  * assumed-size last dimension (extent -1) is contiguous by definition. */
-static bool f08_is_contiguous(const CFI_cdesc_t *buffer)
+bool f08_is_contiguous(const CFI_cdesc_t *buffer)
 {
     CFI_index_t expected = (CFI_index_t)buffer->elem_len;
     for (int i = 0; i < buffer->rank; i++) {
@@ -55,10 +55,9 @@ bool f08_choice_in(struct f08_choice *choice, const CFI_cdesc_t *buffer, bool co
         return true;
     if (!copy_allowed) {
         int error = core_error_raise(NULL, MPI_ERR_BUFFER, function,
-                                     "%s is a non-contiguous array section; MPI keeps using it "
-                                     "after the call, so nodempi cannot copy it "
-                                     "(MPI_SUBARRAYS_SUPPORTED is .FALSE.): pass a contiguous "
-                                     "array",
+                                     "%s is a non-contiguous array section, but must be plain "
+                                     "memory that MPI keeps using after the call: pass a "
+                                     "contiguous array",
                                      argument);
         f08_set_ierror(ierror, error);
         return false;

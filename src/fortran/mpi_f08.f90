@@ -183,7 +183,7 @@ module mpi_f08
     integer, parameter :: MPI_WIN_CREATE_FLAVOR = 604
     integer, parameter :: MPI_WIN_MODEL = 605
     integer(kind=MPI_OFFSET_KIND), parameter :: MPI_DISPLACEMENT_CURRENT = -1
-    logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.
+    logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .true.
     logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.
 
     ! Handles: one INTEGER, the value module mpi uses for the same object.

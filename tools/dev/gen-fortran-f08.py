@@ -71,6 +71,29 @@ ASYNC_ROUTINES = {
 }
 # Only the address matters, so any array (section) will do.
 ADDRESS_ONLY = {"MPI_Get_address", "MPI_Free_mem"}
+# Buffers that must be plain memory MPI keeps using: a non-contiguous section is refused
+# (MPI_ERR_BUFFER, f08_choice_in).
+PLAIN_ROUTINES = {"MPI_Win_create", "MPI_Win_attach", "MPI_Win_detach", "MPI_Buffer_attach",
+                  "MPI_Comm_attach_buffer", "MPI_Session_attach_buffer"}
+# One datatype for several one-element buffers: a section is fine when the data lies in its
+# first element (f08_section_first).
+FIRST_ROUTINES = {"MPI_Fetch_and_op", "MPI_Compare_and_swap"}
+# sendbuf and recvbuf share one (count, datatype): f08_section_reduce. Value: whether the
+# count is per block (the reduce_scatter routines) and whether recvbuf is used at the root
+# alone (MPI_Ireduce).
+REDUCE_ROUTINES = {
+    "MPI_Ireduce": (False, True), "MPI_Reduce_init": (False, True),
+    "MPI_Iallreduce": (False, False), "MPI_Allreduce_init": (False, False),
+    "MPI_Iscan": (False, False), "MPI_Scan_init": (False, False),
+    "MPI_Iexscan": (False, False), "MPI_Exscan_init": (False, False),
+    "MPI_Ireduce_scatter": (True, False), "MPI_Reduce_scatter_init": (True, False),
+    "MPI_Ireduce_scatter_block": (True, False), "MPI_Reduce_scatter_block_init": (True, False),
+}
+# The (count, datatype) arguments that describe a choice buffer.
+SECTION_ARGS = {"buf": ("count", "datatype"), "buffer": ("count", "datatype"),
+                "origin_addr": ("origin_count", "origin_datatype"),
+                "result_addr": ("result_count", "result_datatype"),
+                "sendbuf": ("sendcount", "sendtype"), "recvbuf": ("recvcount", "recvtype")}
 LOGICAL_ARRAYS = {"periods", "remain_dims"}
 C_PTR_ARGS = {"baseptr", "buffer_addr"}
 # MPI-1's attribute routines keep default INTEGER values.
@@ -85,6 +108,49 @@ def is_async(name, params):
     if name in ASYNC_ROUTINES or re.match(r"^MPI_File_\w+_(begin|end)$", name):
         return True
     return any(re.match(r"^MPI_Request \*request$", p) for p in params)
+
+
+def section_plan(name, params):
+    """How each choice buffer of a routine that MPI keeps using after the call (is_async)
+    reaches the C library: buffer -> (kind, count, datatype), kind one of
+      "plain"   refused when not contiguous (PLAIN_ROUTINES, and the alltoallw routines,
+                whose per-process datatypes and byte displacements nodempi does not map);
+      "address" the address alone (a split collective's _end: its begin had the datatype);
+      "first"   FIRST_ROUTINES;
+      "whole"   count datatypes: the call gets (address, 1, new type);
+      "blocks"  one block of count datatypes per process or partition (MPI_Ialltoall,
+                gather's recvbuf, scatter's sendbuf, MPI_Psend_init): (address, 1, new type)
+                with the type's extent the distance between blocks;
+      "units"   counts and displacements in datatypes (the v collectives): the same with
+                blocks of one datatype, and the counts kept;
+    and "reduce" for REDUCE_ROUTINES (f08_section_reduce, one type for both buffers)."""
+    base = name.removesuffix("_c")
+    low = base.lower()
+    names = [gf.parse_param(p)[1] for p in params]
+    plan = {}
+    for n in choice_params(params):
+        if base in PLAIN_ROUTINES or "alltoallw" in low:
+            plan[n] = ("plain", None, None)
+        elif re.match(r"^MPI_File_\w+_end$", base):
+            plan[n] = ("address", None, None)
+        elif base in FIRST_ROUTINES:
+            plan[n] = ("first", None, "datatype")
+        elif base in REDUCE_ROUTINES:
+            count = next(c for c in ("count", "recvcount", "recvcounts") if c in names)
+            plan[n] = ("reduce", count, "datatype")
+        else:
+            count, datatype = SECTION_ARGS[n]
+            if count not in names:
+                count += "s"
+            if count.endswith("counts"):
+                kind = "units"
+            elif ("alltoall" in low or ("gather" in low and n == "recvbuf") or
+                  ("scatter" in low and n == "sendbuf") or "partitions" in names):
+                kind = "blocks"
+            else:
+                kind = "whole"
+            plan[n] = (kind, count, datatype)
+    return plan
 
 
 def choice_params(params):
@@ -169,6 +235,7 @@ C_HEAD = '''/* bindings_f08.c - the C entry points of the module mpi_f08 (src/fo
 #include <stdlib.h>
 
 #include "fortran/f08.h"
+#include "fortran/f08_section.h"
 
 '''
 
@@ -187,28 +254,10 @@ def c_function(name, params, ret, formals, declare=True):
     else:
         fname, alias = f"p{lower}_f08_", f"{lower}_f08_"
         new_formals = formals
-    copy_allowed = "false" if is_async(name.removesuffix("_c"), params) else "true"
-    written = {gf.parse_param(p)[1]: not gf.parse_param(p)[4] for p in params}
-    body, args, after = [], [], []
-    for n in names:
-        if n in choices:
-            args.append(f"c_{n}" if name in ADDRESS_ONLY else f"c_{n}.address")
-        elif n == "ierror":
-            args.append("&f08_error")
-        else:
-            args.append(n)
-    if name in ADDRESS_ONLY:
-        body.extend(f"    void *c_{n} = {n}->base_addr;\n" for n in choices)
-    elif choices:
-        body.append(f"    struct f08_choice {', '.join('c_' + n for n in choices)};\n")
-    for i, n in enumerate(choices if name not in ADDRESS_ONLY else []):
-        release = "".join(f"        f08_choice_out(&c_{m}, {m}, false);\n" for m in choices[:i])
-        test = (f"    if (!f08_choice_in(&c_{n}, {n}, {copy_allowed}, \"{name}\", \"{n}\", "
-                f"ierror))")
-        body.append(f"{test} {{\n{release}        return;\n    }}\n" if release else
-                    f"{test}\n        return;\n")
-        if copy_allowed == "true":
-            after.append(f"    f08_choice_out(&c_{n}, {n}, {'true' if written[n] else 'false'});\n")
+    if choices and name not in ADDRESS_ONLY and is_async(name.removesuffix("_c"), params):
+        body, args, after = section_code(name, params, formals, names)
+    else:
+        body, args, after = copy_code(name, params, names, choices)
     out = [gf.wrap_call(f"void p{lower}_(", formals, ");") + "\n"] if declare else []
     out.append(gf.wrap_call(f"void {fname}(", new_formals, ")") + "\n{\n")
     out.extend(body)
@@ -218,6 +267,99 @@ def c_function(name, params, ret, formals, declare=True):
     out.append("    f08_set_ierror(ierror, f08_error);\n")
     out.append(f"}}\n#pragma weak {alias} = {fname}\n\n")
     return "".join(out)
+
+
+def copy_code(name, params, names, choices):
+    """Blocking routines: a non-contiguous buffer is packed into a copy around the call
+    (f08_choice_in/out); ADDRESS_ONLY routines take the address as it is."""
+    written = {gf.parse_param(p)[1]: not gf.parse_param(p)[4] for p in params}
+    body, args, after = [], [], []
+    for n in names:
+        if n in choices:
+            args.append(f"c_{n}" if name in ADDRESS_ONLY else f"c_{n}.address")
+        else:
+            args.append("&f08_error" if n == "ierror" else n)
+    if name in ADDRESS_ONLY:
+        body.extend(f"    void *c_{n} = {n}->base_addr;\n" for n in choices)
+        return body, args, after
+    if choices:
+        body.append(f"    struct f08_choice {', '.join('c_' + n for n in choices)};\n")
+    for i, n in enumerate(choices):
+        release = "".join(f"        f08_choice_out(&c_{m}, {m}, false);\n" for m in choices[:i])
+        test = gf.wrap_call("    if (!f08_choice_in(", [
+            f"&c_{n}", n, "true", f'"{name}"', f'"{n}"', "ierror"], "))", width=98)
+        body.append(f"{test} {{\n{release}        return;\n    }}\n" if release else
+                    f"{test}\n        return;\n")
+        after.append(f"    f08_choice_out(&c_{n}, {n}, {'true' if written[n] else 'false'});\n")
+    return body, args, after
+
+
+def section_code(name, params, formals, names):
+    """Routines that MPI keeps using the buffers of after the call: a non-contiguous section
+    is described by a new datatype (src/fortran/f08_section.c), freed after the call."""
+    plan = section_plan(name, params)
+    large = {formal_name(f): "MPI_Count" in f for f in formals}
+    body, args, after = [], [], []
+    replaced = {}   # count or datatype argument -> what the call gets instead
+    sections = [n for n, (kind, _, _) in plan.items() if kind not in ("plain", "address")]
+    plain = [n for n, (kind, _, _) in plan.items() if kind == "plain"]
+    if plain:
+        body.append(f"    struct f08_choice {', '.join('c_' + n for n in plain)};\n")
+    if "reduce" in [kind for kind, _, _ in plan.values()]:
+        blocks, rooted = REDUCE_ROUTINES[name.removesuffix("_c")]
+        count = plan["recvbuf"][1]
+        unit = "1" if count.endswith("counts") else f"*{count}"
+        roles = "f08_reduce_roles_rooted(root, comm)" if rooted else "f08_reduce_roles_all()"
+        body.append("    struct f08_section s_recvbuf;\n    void *send_address;\n")
+        fold = not name.removesuffix("_c").endswith("_init") and not blocks
+        body.append(gf.wrap_call("    if (!f08_section_reduce(", [
+            "&s_recvbuf", "&send_address", "sendbuf", "recvbuf", roles, unit, "*datatype",
+            "true" if blocks else "false", "true" if fold else "false", f'"{name}"', "ierror"],
+            "))") + "\n        return;\n")
+        if unit != "1":
+            replaced[count] = f"f08_section_count{'_c' if large[count] else ''}(&s_recvbuf, {count})"
+        replaced["datatype"] = "f08_section_datatype(&s_recvbuf, datatype)"
+        after.append("    f08_section_free(&s_recvbuf);\n")
+        done = {"sendbuf": "send_address", "recvbuf": "s_recvbuf.address"}
+    else:
+        done = {}
+        if sections:
+            body.append(f"    struct f08_section {', '.join('s_' + n for n in sections)};\n")
+        prior = []
+        for n, (kind, count, datatype) in plan.items():
+            if kind == "address":
+                done[n] = f"{n}->base_addr"
+                continue
+            if kind == "plain":
+                test = gf.wrap_call("    if (!f08_choice_in(", [
+                    f"&c_{n}", n, "false", f'"{name}"', f'"{n}"', "ierror"], "))", width=98)
+                done[n] = f"c_{n}.address"
+            else:
+                function = {"first": "f08_section_first", "whole": "f08_section_whole",
+                            "blocks": "f08_section_blocks", "units": "f08_section_blocks"}[kind]
+                unit = "1" if kind in ("first", "units") else f"*{count}"
+                test = gf.wrap_call(f"    if (!{function}(", [
+                    f"&s_{n}", n, unit, f"*{datatype}", f'"{name}"', f'"{n}"', "ierror"], "))", width=98)
+                done[n] = f"s_{n}.address"
+                if kind in ("whole", "blocks"):
+                    suffix = "_c" if large[count] else ""
+                    replaced[count] = f"f08_section_count{suffix}(&s_{n}, {count})"
+                if kind != "first":
+                    replaced[datatype] = f"f08_section_datatype(&s_{n}, {datatype})"
+                after.append(f"    f08_section_free(&s_{n});\n")
+            release = "".join(f"        f08_section_free(&s_{m});\n" for m in prior)
+            body.append(f"{test} {{\n{release}        return;\n    }}\n" if release else
+                        f"{test}\n        return;\n")
+            if kind != "plain":
+                prior.append(n)
+    for n in names:
+        if n in done:
+            args.append(done[n])
+        elif n in replaced:
+            args.append(replaced[n])
+        else:
+            args.append("&f08_error" if n == "ierror" else n)
+    return body, args, after
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,7 +603,7 @@ def f_constants():
         out.append(f"    integer, parameter :: {name} = {number}\n")
     for name, number in offsets:
         out.append(f"    integer(kind=MPI_OFFSET_KIND), parameter :: {name} = {number}\n")
-    out.append("    logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.\n"
+    out.append("    logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .true.\n"
                "    logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.\n")
     return "".join(out), typed
 
