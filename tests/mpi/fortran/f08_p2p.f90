@@ -4,9 +4,9 @@
 ! ASYNCHRONOUS buffers completed by waitall/waitany/waitsome/testall/testany/testsome,
 ! probe/iprobe/mprobe/mrecv, persistent send_init/recv_init/start/startall, request_free,
 ! cancel/test_cancelled, strided sections (rank 1 and 2, also through an assumed-rank
-! wrapper) in blocking calls (packed into a copy by bindings_f08.c) and in
-! MPI_Isend (refused with MPI_ERR_BUFFER), TYPE(MPI_Request) comparison, large-count
-! forms (INTEGER(KIND=MPI_COUNT_KIND) counts) and a PMPI_ name.
+! wrapper) in blocking calls (packed into a copy by bindings_f08.c) and in MPI_Isend (a
+! datatype made from the descriptor; f08_subarray.f90 tests more), TYPE(MPI_Request)
+! comparison, large-count forms (INTEGER(KIND=MPI_COUNT_KIND) counts) and a PMPI_ name.
 program f08_p2p
     use mpi_f08
     use, intrinsic :: iso_c_binding, only: c_ptr
@@ -215,8 +215,8 @@ program f08_p2p
         any(got2(:, 2) /= 0) .or. any(got2(4, :) /= 0)) call fail('rank-2 section')
 
     ! A strided section in a nonblocking call: where MPI_SUBARRAYS_SUPPORTED is .FALSE.
-    ! (nodempi) MPI_ERR_BUFFER from the error handler of MPI_COMM_SELF and no request;
-    ! otherwise the section is sent.
+    ! MPI_ERR_BUFFER from the error handler of MPI_COMM_SELF and no request; otherwise (nodempi)
+    ! the section is sent.
     call MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN)
     strided = [(10 * rank + i, i = 1, 8)]
     req = MPI_REQUEST_NULL
