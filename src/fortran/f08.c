@@ -1,8 +1,9 @@
 /* f08.c - the hand-written parts of the mpi_f08 entry points: choice buffers (C descriptors)
- * made contiguous for the C library, == and /= on handle types (elemental functions of mpi_f08.f90: a
- * handle type is one INTEGER, so every type shares one comparison), the buffer detach
- * routines, which in mpi_f08 return the buffer's address as a TYPE(C_PTR), and the status
- * conversions of mpi_f08 only (MPI_Status_f082f, MPI_Status_f2f08). */
+ * of blocking routines made contiguous for the C library (the others: f08_section.c), == and
+ * /= on handle types (elemental functions of mpi_f08.f90: a handle type is one INTEGER, so
+ * every type shares one comparison), the buffer detach routines, which in mpi_f08 return the
+ * buffer's address as a TYPE(C_PTR), and the status conversions of mpi_f08 only
+ * (MPI_Status_f082f, MPI_Status_f2f08). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,9 +56,9 @@ bool f08_choice_in(struct f08_choice *choice, const CFI_cdesc_t *buffer, bool co
         return true;
     if (!copy_allowed) {
         int error = core_error_raise(NULL, MPI_ERR_BUFFER, function,
-                                     "%s is a non-contiguous array section, but must be plain "
-                                     "memory that MPI keeps using after the call: pass a "
-                                     "contiguous array",
+                                     "%s is a non-contiguous array section, which this routine "
+                                     "does not take (plain memory MPI keeps using, or the "
+                                     "ALLTOALLW family): pass a contiguous array",
                                      argument);
         f08_set_ierror(ierror, error);
         return false;

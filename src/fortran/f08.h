@@ -31,8 +31,9 @@ struct f08_choice {
 
 /* Fill *choice for `buffer`. A non-contiguous buffer is packed into a new copy when
  * copy_allowed (blocking routines); otherwise (plain memory that MPI keeps using after the
- * call: attached buffers, window memory) MPI_ERR_BUFFER is raised for `function` naming
- * `argument`, stored in *ierror when present, and false returned; false too when the copy finds no memory (MPI_ERR_NO_MEM). */
+ * call: attached buffers, window memory; the ALLTOALLW family) MPI_ERR_BUFFER is raised for
+ * `function` naming `argument`, stored in *ierror when present, and false returned; false too
+ * when the copy finds no memory (MPI_ERR_NO_MEM). */
 bool f08_choice_in(struct f08_choice *choice, const CFI_cdesc_t *buffer, bool copy_allowed,
                    const char *function, const char *argument, MPI_Fint *ierror);
 

@@ -547,9 +547,10 @@ bool f08_section_reduce(struct f08_section *section, void **send_address,
     bool send_used = roles.send_used && !in_place, recv_used = roles.recv_used;
     bool send_section = send_used && !f08_is_contiguous(sendbuf);
     bool recv_section = recv_used && !f08_is_contiguous(recvbuf);
-    if (!send_section && !recv_section)
-        return true;
     MPI_Datatype type = MPI_Type_fromint(datatype);
+    const struct dt_type *checked = dt_from_handle(type);
+    if ((!send_section && !recv_section) || count < 0 || !checked || !checked->committed)
+        return true; /* as it is: the C routine reports a bad count or datatype */
     struct layout ls, lr;
     layout_of(sendbuf, &ls);
     layout_of(recvbuf, &lr);
@@ -573,7 +574,8 @@ bool f08_section_reduce(struct f08_section *section, void **send_address,
             return true;
     }
     struct built b;
-    enum failure failure = blocks ? blocks_type(l, count, type, &b) : whole_type(l, count, type, &b);
+    enum failure failure =
+        blocks ? blocks_type(l, count, type, &b) : whole_type(l, count, type, &b);
     if (failure == PASS_THROUGH)
         return true;
     if (failure != BUILT)

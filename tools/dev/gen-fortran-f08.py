@@ -16,11 +16,15 @@ rules of its own:
     is MPI_STATUS_SIZE INTEGERs), so pmpi_x_f08_ passes everything to module mpi's pmpi_x_;
   - routines with choice buffers: specific MPI_X_f08ts, BIND(C, name="MPI_X_f08ts") with
     TYPE(*), DIMENSION(..) buffers, which arrive as ISO_Fortran_binding.h descriptors;
-    PMPI_X_f08ts passes each buffer's address to pmpi_x_. A non-contiguous buffer of a blocking
-    routine is packed into a copy around the call (f08_choice_in/out, src/fortran/f08.c);
-    buffers that MPI keeps after the call (ASYNCHRONOUS: nonblocking, persistent, RMA, attached
-    buffers) cannot be copies, so a non-contiguous one is refused with MPI_ERR_BUFFER
-    (MPI_SUBARRAYS_SUPPORTED stays .FALSE.).
+    PMPI_X_f08ts passes each buffer's address to pmpi_x_. MPI_SUBARRAYS_SUPPORTED is .TRUE.:
+    a non-contiguous section means the contiguous copy of its elements (MPI-4.1 19.1.12). A
+    blocking routine gets such a copy, packed around the call (f08_choice_in/out,
+    src/fortran/f08.c); buffers MPI keeps using after the call (ASYNCHRONOUS: nonblocking,
+    persistent, RMA, nonblocking and split I/O, partitioned) cannot be copies: the call gets the
+    section's first element with a datatype made from the descriptor in place of its (count,
+    datatype), freed after the call (src/fortran/f08_section.c; section_plan says which
+    arguments go together). Buffers that must be plain memory (attached buffers, window memory)
+    and the ALLTOALLW family refuse a non-contiguous section with MPI_ERR_BUFFER.
   - large-count routines MPI_X_c join the generic MPI_X as MPI_X_c_f08(ts) where their argument
     kinds tell them apart; their mpi-style entry point is written here, static, by
     gen-fortran.py's Binding rules (module mpi has no large-count routines).

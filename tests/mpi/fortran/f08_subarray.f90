@@ -210,6 +210,7 @@ program f08_subarray
     call one_sided()
     call file_io()
     call refusals()
+    deallocate(large, rlarge)
 
     call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
     if (rank == 0 .and. errs == 0) print '(a)', 'No Errors'
