@@ -4,6 +4,7 @@
  * Ialltoallw, Alltoallw_init and the three Neighbor_alltoallw forms on a periodic ring.
  * Alltoallw's displacements are int: its data sits in memory mapped below 2 GiB so that the
  * absolute addresses fit (the part is skipped, with a note, when no such mapping is granted). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS: not in strict POSIX.1-2008 */
 #include "../common/mpitest.h"
 
 #include <sys/mman.h>

@@ -7,12 +7,12 @@
  * d bytes past a page, for buffers in static arrays (outside the shared heap: the kernel's copy
  * or the pipeline) and from malloc (the shared heap where the library replaces malloc). Each
  * receive must hold exactly the sender's bytes and leave the bytes around it alone. */
+#include "mpitest.h" /* first: it sets _POSIX_C_SOURCE for the libc headers */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "mpitest.h"
 
 #define MAX_BYTES ((3u << 20) + 5)
 #define GUARD 64

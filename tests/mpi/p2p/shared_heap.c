@@ -9,14 +9,14 @@
  * after it must carry the parent's data. Where the library replaces malloc (no sanitizer,
  * NODEMPI_SHARED_HEAP not off) the heap must show in /proc/self/maps: a silent fallback to
  * the kernel copy would otherwise pass unnoticed. */
+#include "mpitest.h" /* first: it sets _POSIX_C_SOURCE for the libc headers */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "mpitest.h"
 
 #define MAX_BYTES (4u << 20)
 

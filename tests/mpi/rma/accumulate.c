@@ -7,9 +7,9 @@
  * checked against references computed locally (operators are commutative and the values are
  * exact, so the order of the concurrent accumulates does not matter; for REPLACE the final
  * value must be one of the values written). */
-#include <complex.h>
+#include "mpitest.h" /* first: it sets _POSIX_C_SOURCE for the libc headers */
 
-#include "mpitest.h"
+#include <complex.h>
 
 enum { K = 8 };   /* elements per test slot */
 

@@ -6,12 +6,12 @@
  * sizes from 4 KiB to 1 MiB + 5 across the bounce buffer's pieces. Every rank puts into and
  * gets from its right neighbour; each transfer must move exactly the bytes asked for and leave
  * the bytes around the origin buffer and the target range alone. */
+#include "mpitest.h" /* first: it sets _POSIX_C_SOURCE for the libc headers */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "mpitest.h"
 
 #define MAX_BYTES ((1u << 20) + 5)
 #define SPAN (MAX_BYTES + 2 * 4096)
