@@ -72,8 +72,10 @@ typedef int MPI_Datarep_conversion_function(void *userbuf, MPI_Datatype datatype
 typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype, MPI_Count count, void *filebuf, MPI_Offset position, void *extra_state);
 
 /* Tool information interface event types. The constants table (shared/reference) has no rows
- * for these two enumerations; the values are the ones MPICH, Open MPI and the MPI ABI working
- * group's header use (0-based, in the standard's order). */
+ * for these two enumerations. These are MPICH's and Open MPI's values (0-based, in the standard's
+ * order); the MPI ABI working group's header (mpiwg-abi/header_and_stub_library mpi.h, draft
+ * ddd07a3b) uses different ones (0, 1, 3, 7 and 1, 2): check against the final MPI-5.0 annex
+ * before relying on them across ABI implementations. */
 typedef enum MPI_T_cb_safety {
     MPI_T_CB_REQUIRE_NONE = 0,
     MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
@@ -842,6 +844,8 @@ int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 int MPI_Abi_get_info(MPI_Info *info);
 int MPI_Abi_get_fortran_info(MPI_Info *info);
 int MPI_Abi_set_fortran_info(MPI_Info info);
+int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 
 /* Topologies */
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
@@ -1554,6 +1558,8 @@ int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
 int PMPI_Abi_get_info(MPI_Info *info);
 int PMPI_Abi_get_fortran_info(MPI_Info *info);
 int PMPI_Abi_set_fortran_info(MPI_Info info);
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
