@@ -1,9 +1,11 @@
-/* abi.c - the MPI-5.0 ABI queries: MPI_Abi_get_version, MPI_Abi_get_info and the Fortran ABI
- * description (MPI_Abi_get_fortran_info / MPI_Abi_set_fortran_info). nodempi has no Fortran
- * bindings, so the Fortran description is only what the application set, kept as given; it
- * does not change the sizes of the Fortran datatypes. Like MPI_Get_version, these work before
- * MPI_Init and after MPI_Finalize. */
+/* abi.c - the MPI-5.0 ABI queries: MPI_Abi_get_version, MPI_Abi_get_info, the Fortran ABI
+ * description (MPI_Abi_get_fortran_info / MPI_Abi_set_fortran_info: only what the application
+ * set, kept as given; it does not change the sizes of the Fortran datatypes) and the values of
+ * Fortran's .TRUE. and .FALSE. (MPI_Abi_get/set_fortran_booleans: gfortran's 1 and 0 when the
+ * library has its Fortran bindings, else what the application set). Like MPI_Get_version,
+ * these work before MPI_Init and after MPI_Finalize. */
 #include <stdio.h>
+#include <string.h>
 
 #include "mpi/api.h"
 #include "mpi/comm_api.h"
@@ -91,3 +93,85 @@ int PMPI_Abi_set_fortran_info(MPI_Info info)
     return MPI_SUCCESS;
 }
 #pragma weak MPI_Abi_set_fortran_info = PMPI_Abi_set_fortran_info
+
+/* Fortran's LOGICAL values by size in bytes (1, 2, 4, 8, 16), as MPI_Abi_set_fortran_booleans
+ * gave them. With the library's own Fortran bindings (gfortran), every kind is 1 and 0, known
+ * from the start. */
+enum { FORTRAN_LOGICAL_SIZES = 5, FORTRAN_LOGICAL_MAX = 16 };
+static struct {
+    int is_set;
+    unsigned char true_value[FORTRAN_LOGICAL_MAX], false_value[FORTRAN_LOGICAL_MAX];
+} fortran_booleans[FORTRAN_LOGICAL_SIZES];
+
+/* The slot of a LOGICAL size (a power of two up to 16), or -1. */
+static int logical_slot(int size)
+{
+    for (int slot = 0; slot < FORTRAN_LOGICAL_SIZES; slot++)
+        if (size == 1 << slot)
+            return slot;
+    return -1;
+}
+
+/* gfortran's values, little-endian like the integers they are: 1 in the lowest byte. */
+static void gfortran_booleans(int size, void *logical_true, void *logical_false)
+{
+    memset(logical_true, 0, (size_t)size);
+    memset(logical_false, 0, (size_t)size);
+    *(unsigned char *)logical_true = 1;
+}
+
+int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false,
+                                  int *is_set)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    const char *fn = "MPI_Abi_get_fortran_booleans";
+    int slot = logical_slot(logical_size);
+    if (slot < 0)
+        return core_error_raise(NULL, MPI_ERR_ARG, fn,
+                                "logical_size %d is not a power of two from 1 to 16",
+                                logical_size);
+    if (!logical_true || !logical_false || !is_set)
+        return core_error_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                                !logical_true ? "logical_true"
+                                : !logical_false ? "logical_false" : "is_set");
+    if (fortran_booleans[slot].is_set) {
+        memcpy(logical_true, fortran_booleans[slot].true_value, (size_t)logical_size);
+        memcpy(logical_false, fortran_booleans[slot].false_value, (size_t)logical_size);
+        *is_set = 1;
+    } else if (mpi_has_fortran()) {
+        gfortran_booleans(logical_size, logical_true, logical_false);
+        *is_set = 1;
+    } else {
+        *is_set = 0;
+    }
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Abi_get_fortran_booleans = PMPI_Abi_get_fortran_booleans
+
+/* Once per size, as MPI_Abi_set_fortran_info; never over the library's own bindings' values. */
+int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false)
+{
+    int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
+    const char *fn = "MPI_Abi_set_fortran_booleans";
+    int slot = logical_slot(logical_size);
+    if (slot < 0)
+        return core_error_raise(NULL, MPI_ERR_ARG, fn,
+                                "logical_size %d is not a power of two from 1 to 16",
+                                logical_size);
+    if (!logical_true || !logical_false)
+        return core_error_raise(NULL, MPI_ERR_ARG, fn, "%s is NULL",
+                                !logical_true ? "logical_true" : "logical_false");
+    if (mpi_has_fortran())
+        return core_error_raise(NULL, MPI_ERR_ABI, fn,
+                                "this library has Fortran bindings: .TRUE. and .FALSE. are "
+                                "its compiler's (1 and 0) and cannot be set");
+    if (fortran_booleans[slot].is_set)
+        return core_error_raise(NULL, MPI_ERR_ABI, fn,
+                                "the values of LOGICAL of %d bytes were already set (once)",
+                                logical_size);
+    memcpy(fortran_booleans[slot].true_value, logical_true, (size_t)logical_size);
+    memcpy(fortran_booleans[slot].false_value, logical_false, (size_t)logical_size);
+    fortran_booleans[slot].is_set = 1;
+    return MPI_SUCCESS;
+}
+#pragma weak MPI_Abi_set_fortran_booleans = PMPI_Abi_set_fortran_booleans

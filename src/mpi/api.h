@@ -20,6 +20,10 @@
 #include "core/thread.h"
 #include "datatype/datatype.h"
 
+/* Was the library built with its Fortran bindings (src/fortran)? Their sentinels' addresses
+ * say so (mpi/handle_convert.c). */
+int mpi_has_fortran(void);
+
 /* The big lock of MPI_THREAD_MULTIPLE around one MPI call. Each entry point's first line is
  *     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
  * and the compiler calls mpi_leave(&entered) on every way out, after the return value is

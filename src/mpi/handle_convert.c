@@ -448,6 +448,11 @@ MPI_Fint *MPI_F_STATUSES_IGNORE = mpi_fortran_statuses_ignore_;
 MPI_F08_status *MPI_F08_STATUS_IGNORE = (MPI_F08_status *)mpi_fortran_status_ignore_;
 MPI_F08_status *MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)mpi_fortran_statuses_ignore_;
 
+int mpi_has_fortran(void)
+{
+    return mpi_fortran_status_ignore_ != NULL;
+}
+
 /* MPI_F08_status (TYPE(MPI_Status) of mpi_f08) has the same MPI_F_STATUS_SIZE words as
  * MPI_Status and INTEGER status(MPI_STATUS_SIZE): the six conversions are copies. */
 _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status),

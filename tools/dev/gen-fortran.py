@@ -79,7 +79,8 @@ F_DEFAULT_INTEGER = {("MPI_Address", "address")}
 # (README.md "Fortran" lists them).
 NO_BINDING_PATTERNS = [r"_c$", r"^MPI_T_", r"_c2f$", r"_f2c$", r"_toint$", r"_fromint$",
                        r"^MPI_Status_[cf]2f", r"^MPI_Status_f08", r"^MPI_Register_datarep",
-                       r"^MPI_Comm_spawn"]  # argv arrays of Fortran strings: not written yet
+                       r"^MPI_Comm_spawn",  # argv arrays of Fortran strings: not written yet
+                       r"^MPI_Abi_[gs]et_fortran_booleans"]  # LOGICALs of any kind: not written
 
 LOGICAL_IN = {"commute", "reorder", "high"}
 LOGICAL_IN_BY_FUNCTION = {("MPI_Status_set_cancelled", "flag"),

@@ -276,6 +276,30 @@ static void abi_queries(void)
         MT_CHECK_ERRCLASS(MPI_Abi_set_fortran_info(info), MPI_ERR_ABI, "second set");
         MPI_Info_free(&info);
     }
+    /* .TRUE. and .FALSE.: gfortran's 1 and 0 when the library has Fortran bindings (its
+     * MPI_F_STATUS_IGNORE is not NULL), else unknown until the application sets them, once */
+    int t = -1, f = -1, is_set = -1;
+    long long t8 = -1, f8 = -1;
+    mt_set_errors_return(MPI_COMM_SELF);
+    MT_CHECK_ERRCLASS(MPI_Abi_get_fortran_booleans(3, &t, &f, &is_set), MPI_ERR_ARG,
+                      "LOGICAL of 3 bytes");
+    MT_MPI(MPI_Abi_get_fortran_booleans(4, &t, &f, &is_set));
+    if (MPI_F_STATUS_IGNORE) {
+        MT_CHECK(is_set == 1 && t == 1 && f == 0, "LOGICAL(4) .TRUE. %d .FALSE. %d set %d", t, f,
+                 is_set);
+        MT_MPI(MPI_Abi_get_fortran_booleans(8, &t8, &f8, &is_set));
+        MT_CHECK(is_set == 1 && t8 == 1 && f8 == 0, "LOGICAL(8) values");
+        MT_CHECK_ERRCLASS(MPI_Abi_set_fortran_booleans(4, &f, &t), MPI_ERR_ABI,
+                          "setting the bindings' own values");
+    } else {
+        MT_CHECK(is_set == 0, "LOGICAL(4) known without Fortran bindings");
+        int mine_t = -1, mine_f = 0;
+        MT_MPI(MPI_Abi_set_fortran_booleans(4, &mine_t, &mine_f));
+        MT_MPI(MPI_Abi_get_fortran_booleans(4, &t, &f, &is_set));
+        MT_CHECK(is_set == 1 && t == -1 && f == 0, "LOGICAL(4) as set");
+        MT_CHECK_ERRCLASS(MPI_Abi_set_fortran_booleans(4, &mine_t, &mine_f), MPI_ERR_ABI,
+                          "second set of LOGICAL(4)");
+    }
 }
 #endif
 
