@@ -36,10 +36,10 @@ echo "$out" | grep -q '^No errors$' || { echo "mpiexec -n 3 output:"; echo "$out
 out=$(LD_LIBRARY_PATH="$build/lib" "$tmp/prog" 2>&1) || {
     echo "singleton failed:"; echo "$out"; exit 1; }
 echo "$out" | grep -q '^No errors$' || { echo "singleton output:"; echo "$out"; exit 1; }
-# The other way: a program built with nodempi's mpicc needs libmpi_abi.so.0, not a nodempi
+# The other way: a program built with nodempi's mpicc_abi (= mpicc) needs libmpi_abi.so.0, not a nodempi
 # name, so another MPI's ABI library can stand in for nodempi's. Here the stand-in is found
 # first (LD_LIBRARY_PATH before the wrapper's run path) and the program says it is no MPI.
-"$build/bin/mpicc" "$src/tests/abi/abi_program.c" -o "$tmp/ours"
+"$build/bin/mpicc_abi" "$src/tests/abi/abi_program.c" -o "$tmp/ours"
 needed=$(readelf -d "$tmp/ours" | grep NEEDED || true)
 echo "$needed" | grep -q 'libmpi_abi.so.0' || { echo "mpicc's program does not need libmpi_abi.so.0:"; echo "$needed"; exit 1; }
 if echo "$needed" | grep -q nodempi; then

@@ -10,7 +10,7 @@ build=$2
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix/p" >/dev/null
-for f in bin/mpicc bin/mpicxx bin/mpic++ bin/mpiCC bin/mpiexec bin/mpirun include/mpi.h lib/libnodempi.so \
+for f in bin/mpicc bin/mpicc_abi bin/mpicxx bin/mpic++ bin/mpiCC bin/mpiexec bin/mpirun include/mpi.h lib/libnodempi.so \
     lib/libmpi.so lib/libmpi_abi.so.0 lib/libmpi_abi.so lib/pkgconfig/nodempi.pc; do
     [ -e "$prefix/p/$f" ] || { echo "missing after install: $f"; exit 1; }
 done
