@@ -702,19 +702,23 @@ int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
 }
 #pragma weak MPI_T_event_handle_alloc = PMPI_T_event_handle_alloc
 
-/* The registration of a handle the tool passed, or the error class. */
-#define GET_REG(handle, r)                                                                     \
-    int rc = check();                                                                          \
-    if (rc != MPI_SUCCESS)                                                                     \
-        return rc;                                                                             \
-    struct event_reg *r = find_reg(handle);                                                    \
-    if (!r)                                                                                    \
-        return MPI_T_ERR_INVALID_HANDLE
+/* The registration of a handle the tool passed in *r, or the error class. */
+static int get_reg(MPI_T_event_registration handle, struct event_reg **r)
+{
+    int rc = check();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *r = find_reg(handle);
+    return *r ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
+}
 
 int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if ((rc = merge_info(&r->info, info)) != MPI_SUCCESS)
         return rc;
     apply_hints(r);
@@ -726,7 +730,10 @@ int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration,
                                  MPI_Info *info_used)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!info_used)
         return MPI_T_ERR_INVALID;
     return info_out(r->info, info_used);
@@ -744,7 +751,10 @@ int PMPI_T_event_register_callback(MPI_T_event_registration event_registration,
                                    MPI_T_event_cb_function *event_cb_function)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!valid_level(cb_safety))
         return MPI_T_ERR_INVALID;
     struct core_info *hints = NULL;
@@ -764,7 +774,10 @@ int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info info)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!valid_level(cb_safety) || !r->cb[cb_safety].fn)
         return MPI_T_ERR_INVALID; /* no callback registered for that level */
     return merge_info(&r->cb[cb_safety].info, info);
@@ -775,7 +788,10 @@ int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration,
                                    MPI_T_cb_safety cb_safety, MPI_Info *info_used)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!valid_level(cb_safety) || !r->cb[cb_safety].fn || !info_used)
         return MPI_T_ERR_INVALID;
     return info_out(r->cb[cb_safety].info, info_used);
@@ -786,7 +802,10 @@ int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *
                              MPI_T_event_free_cb_function *free_cb_function)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     reg_retire(r, free_cb_function, user_data);
     return MPI_SUCCESS;
 }
@@ -796,7 +815,10 @@ int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration
                                      MPI_T_event_dropped_cb_function *dropped_cb_function)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_REG(event_registration, r);
+    struct event_reg *r;
+    int rc = get_reg(event_registration, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
     r->dropped_fn = dropped_cb_function;
     return MPI_SUCCESS;
 }
@@ -809,18 +831,23 @@ static const struct event_item *instance(MPI_T_event_instance handle)
     return handle && (const struct event_item *)handle == current ? current : NULL;
 }
 
-#define GET_INSTANCE(handle, item)                                                             \
-    int rc = check();                                                                          \
-    if (rc != MPI_SUCCESS)                                                                     \
-        return rc;                                                                             \
-    const struct event_item *item = instance(handle);                                          \
-    if (!item)                                                                                 \
-        return MPI_T_ERR_INVALID_HANDLE
+/* The instance of a handle a callback got in *item, or the error class. */
+static int get_instance(MPI_T_event_instance handle, const struct event_item **item)
+{
+    int rc = check();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    *item = instance(handle);
+    return *item ? MPI_SUCCESS : MPI_T_ERR_INVALID_HANDLE;
+}
 
 int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_INSTANCE(event_instance, item);
+    const struct event_item *item;
+    int rc = get_instance(event_instance, &item);
+    if (rc != MPI_SUCCESS)
+        return rc;
     const struct event_type *t = &types[item->type];
     if (element_index < 0 || element_index >= t->nelements)
         return MPI_T_ERR_INVALID_INDEX;
@@ -836,7 +863,10 @@ int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, vo
 int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_INSTANCE(event_instance, item);
+    const struct event_item *item;
+    int rc = get_instance(event_instance, &item);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!buffer)
         return MPI_T_ERR_INVALID;
     memcpy(buffer, item->data, (size_t)type_bytes(&types[item->type]));
@@ -847,7 +877,10 @@ int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_INSTANCE(event_instance, item);
+    const struct event_item *item;
+    int rc = get_instance(event_instance, &item);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!event_timestamp)
         return MPI_T_ERR_INVALID;
     *event_timestamp = item->timestamp;
@@ -858,7 +891,10 @@ int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *e
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
 {
     int entered __attribute__((cleanup(mpi_leave))) = mpi_enter();
-    GET_INSTANCE(event_instance, item);
+    const struct event_item *item;
+    int rc = get_instance(event_instance, &item);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!source_index)
         return MPI_T_ERR_INVALID;
     *source_index = 0;
