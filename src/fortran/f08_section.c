@@ -378,9 +378,14 @@ static bool refuse(enum failure failure, const struct layout *l, MPI_Count count
     return false;
 }
 
-bool f08_section_whole(struct f08_section *section, const CFI_cdesc_t *buffer, MPI_Count count,
-                       MPI_Fint datatype, const char *function, const char *argument,
-                       MPI_Fint *ierror)
+/* What f08_section_whole and f08_section_blocks share: a contiguous buffer as it is, else the
+ * type `build` makes for n datatypes (or blocks of n), or the refusal. */
+typedef enum failure section_builder(const struct layout *l, MPI_Count n, MPI_Datatype datatype,
+                                     struct built *out);
+
+static bool section_with(section_builder *build, struct f08_section *section,
+                         const CFI_cdesc_t *buffer, MPI_Count n, MPI_Fint datatype,
+                         const char *function, const char *argument, MPI_Fint *ierror)
 {
     pass_through(section, buffer);
     if (f08_is_contiguous(buffer))
@@ -388,12 +393,20 @@ bool f08_section_whole(struct f08_section *section, const CFI_cdesc_t *buffer, M
     struct layout l;
     layout_of(buffer, &l);
     struct built b;
-    enum failure failure = whole_type(&l, count, MPI_Type_fromint(datatype), &b);
+    enum failure failure = build(&l, n, MPI_Type_fromint(datatype), &b);
     if (failure == PASS_THROUGH)
         return true;
     if (failure != BUILT)
-        return refuse(failure, &l, count, function, argument, ierror);
+        return refuse(failure, &l, n, function, argument, ierror);
     return take(section, &b, ierror, function);
+}
+
+bool f08_section_whole(struct f08_section *section, const CFI_cdesc_t *buffer, MPI_Count count,
+                       MPI_Fint datatype, const char *function, const char *argument,
+                       MPI_Fint *ierror)
+{
+    return section_with(whole_type, section, buffer, count, datatype, function, argument,
+                        ierror);
 }
 
 /* Blocks of unit datatypes (data within extent) repeat with one stride in memory when a
@@ -434,18 +447,8 @@ bool f08_section_blocks(struct f08_section *section, const CFI_cdesc_t *buffer, 
                         MPI_Fint datatype, const char *function, const char *argument,
                         MPI_Fint *ierror)
 {
-    pass_through(section, buffer);
-    if (f08_is_contiguous(buffer))
-        return true;
-    struct layout l;
-    layout_of(buffer, &l);
-    struct built b;
-    enum failure failure = blocks_type(&l, unit, MPI_Type_fromint(datatype), &b);
-    if (failure == PASS_THROUGH)
-        return true;
-    if (failure != BUILT)
-        return refuse(failure, &l, unit, function, argument, ierror);
-    return take(section, &b, ierror, function);
+    return section_with(blocks_type, section, buffer, unit, datatype, function, argument,
+                        ierror);
 }
 
 bool f08_section_first(struct f08_section *section, const CFI_cdesc_t *buffer, MPI_Count count,
